@@ -1,0 +1,152 @@
+"""Helpers for the notebooks' test cells.
+
+Tests call a student's function through :func:`call`, which enforces the
+syllabus's rules, and compare results with :func:`expect_equal` or
+:func:`expect_tensor`, whose failure messages name the call that failed, what was
+expected and what came back.
+"""
+import importlib
+import os
+import sys
+import types
+from collections.abc import Callable
+from typing import Any
+
+import torch
+
+from grading.rules import FORBIDDEN, REFERENCE_PACKAGE
+
+
+class ExerciseFailure(AssertionError):
+    """A test of a graded function failed; the message is written for the student."""
+
+
+def _resolve(dotted: str) -> Any:
+    module_name, _, attribute = dotted.rpartition(".")
+    try:
+        return getattr(importlib.import_module(module_name), attribute)
+    except (ImportError, AttributeError):
+        return _resolve(module_name).__dict__[attribute] if "." in module_name else None
+
+
+def _reference_dir() -> str | None:
+    spec = importlib.util.find_spec(REFERENCE_PACKAGE)
+    return os.path.dirname(spec.origin) + os.sep if spec and spec.origin else None
+
+
+class _CallWatcher:
+    """A profile hook that notes forbidden callables and reference-package code run during a call."""
+
+    def __init__(self, forbidden: tuple[str, ...]):
+        self.builtins: dict[int, str] = {}
+        self.codes: dict[types.CodeType, str] = {}
+        for dotted in forbidden:
+            target = _resolve(dotted)
+            if isinstance(target, type):  # a module class: constructing or running it is the shortcut
+                for method in ("__init__", "forward"):
+                    if isinstance(target.__dict__.get(method), types.FunctionType):
+                        self.codes[target.__dict__[method].__code__] = dotted
+            elif isinstance(target, types.FunctionType):
+                self.codes[target.__code__] = dotted
+            elif target is not None:
+                self.builtins[id(target)] = dotted
+        self.reference_dir = _reference_dir()
+        self.used: list[str] = []
+
+    def __call__(self, frame: types.FrameType, event: str, arg: Any) -> None:
+        if event == "c_call":
+            name = self.builtins.get(id(arg))
+        elif event == "call":
+            code = frame.f_code
+            name = self.codes.get(code)
+            if name is None and self.reference_dir and code.co_filename.startswith(self.reference_dir):
+                name = f"the reference package {REFERENCE_PACKAGE!r}"
+        else:
+            return
+        if name is not None and name not in self.used:
+            self.used.append(name)
+
+
+def call(fn: Callable, *args: Any, **kwargs: Any) -> Any:
+    """Call a graded function the way the autograder does and return its result.
+
+    Fails when the function is not written in the notebook, is not implemented
+    yet, or uses a forbidden shortcut or the reference package while it runs.
+    """
+    name = getattr(fn, "__name__", repr(fn))
+    if not callable(fn):
+        raise ExerciseFailure(f"{name} should be a function, but it is a {type(fn).__name__}.")
+    if getattr(fn, "__module__", "__main__") != "__main__":
+        raise ExerciseFailure(
+            f"{name} comes from the module {fn.__module__!r}; write it yourself in the notebook's answer cell."
+        )
+    watcher = _CallWatcher(FORBIDDEN.get(name, ()))
+    previous = sys.getprofile()
+    sys.setprofile(watcher)
+    try:
+        result = fn(*args, **kwargs)
+    except NotImplementedError as error:
+        raise ExerciseFailure(f"{name} is not implemented yet: replace `raise NotImplementedError()` with your code.") from error
+    finally:
+        sys.setprofile(previous)
+    if watcher.used:
+        raise ExerciseFailure(
+            f"{name} used {', '.join(watcher.used)}, which this exercise does not allow: the point is to "
+            f"build it yourself. Every test of {name} gives 0 points until it no longer does."
+        )
+    return result
+
+
+def _show(value: Any, limit: int = 400) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 5] + " ...)"
+
+
+def _fail(call_text: str, problem: str, expected: Any, got: Any, hint: str) -> None:
+    message = f"{call_text} {problem}\n  expected: {_show(expected)}\n  got:      {_show(got)}"
+    raise ExerciseFailure(message + (f"\nHint: {hint}" if hint else ""))
+
+
+def expect_equal(got: Any, expected: Any, call: str, hint: str = "") -> None:
+    """Exact equality of plain Python results (lists, dicts, numbers, strings)."""
+    if type(got) is not type(expected) and not (isinstance(got, dict) and isinstance(expected, dict)):
+        _fail(call, f"returned a {type(got).__name__}; expected a {type(expected).__name__}.", expected, got, hint)
+    if got != expected:
+        if isinstance(expected, dict):
+            wrong = [k for k in expected if got.get(k, object()) != expected[k]] + [k for k in got if k not in expected]
+            problem = f"returned the wrong mapping (first difference at key {wrong[0]!r})."
+        elif isinstance(expected, list) and len(got) == len(expected):
+            first = next(i for i, (a, b) in enumerate(zip(got, expected)) if a != b)
+            problem = f"returned the wrong list (first difference at position {first})."
+        else:
+            problem = "returned the wrong result."
+        _fail(call, problem, expected, got, hint)
+
+
+def expect_tensor(
+    got: Any,
+    expected: torch.Tensor,
+    call: str,
+    *,
+    atol: float = 1e-6,
+    rtol: float = 1e-5,
+    check_dtype: bool = True,
+    hint: str = "",
+) -> None:
+    """A tensor of the expected shape, dtype and device whose values match within tolerance."""
+    if not isinstance(got, torch.Tensor):
+        _fail(call, f"returned a {type(got).__name__}; expected a torch.Tensor.", expected, got, hint)
+    if got.shape != expected.shape:
+        _fail(call, f"returned a tensor of shape {tuple(got.shape)}; expected shape {tuple(expected.shape)}.",
+              expected, got, hint)
+    if check_dtype and got.dtype != expected.dtype:
+        _fail(call, f"returned dtype {got.dtype}; expected {expected.dtype}.", expected, got, hint)
+    if got.device != expected.device:
+        _fail(call, f"returned a tensor on {got.device}; expected it on {expected.device}.", expected, got, hint)
+    got_values, expected_values = got.detach().to(torch.float64), expected.detach().to(torch.float64)
+    if not torch.allclose(got_values, expected_values, atol=atol, rtol=rtol, equal_nan=True):
+        error = (got_values - expected_values).abs().nan_to_num(float("inf"))
+        where = tuple(int(i) for i in torch.unravel_index(error.argmax(), error.shape))
+        _fail(call, f"returned wrong values (largest error {float(error.max()):.3g} at index {where}: "
+                    f"expected {expected_values[where].item():.6g}, got {got_values[where].item():.6g}).",
+              expected, got, hint)

@@ -1,0 +1,38 @@
+"""Where the course lives and how to run nbgrader's own commands on it."""
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+SOLUTIONS = REPO / "solutions"
+NOTEBOOKS = REPO / "notebooks"
+CLASSWORK = REPO / "classwork"
+
+
+class GradingError(RuntimeError):
+    """An nbgrader command failed; the message carries the end of its log."""
+
+
+def chapters() -> list[str]:
+    """The assignment names, one per chapter folder of solutions/ (e.g. ``01_tokens``)."""
+    return sorted(p.name for p in SOLUTIONS.iterdir() if p.is_dir() and not p.name.startswith((".", "_")))
+
+
+def workdir_options(workdir: Path) -> list[str]:
+    """nbgrader options that keep submissions, grades and feedback of one class inside ``workdir``."""
+    workdir.mkdir(parents=True, exist_ok=True)
+    steps = [f"--CourseDirectory.{step}_directory={workdir / step}" for step in ("submitted", "autograded", "feedback")]
+    return [*steps, f"--CourseDirectory.db_url=sqlite:///{workdir / 'gradebook.db'}"]
+
+
+def nbgrader(*args: str, cwd: Path = REPO) -> str:
+    """Run ``nbgrader ARGS`` with this course's configuration; return its log, raise GradingError on failure."""
+    # nbgrader starts helper programs (alembic, the kernel) by name: find this environment's first.
+    env = {**os.environ, "PATH": os.pathsep.join([os.path.dirname(sys.executable), os.environ.get("PATH", "")])}
+    done = subprocess.run([sys.executable, "-m", "nbgrader", *args], cwd=cwd, env=env, capture_output=True, text=True)
+    log = done.stdout + done.stderr
+    if done.returncode != 0:
+        tail = "\n".join(log.splitlines()[-30:])
+        raise GradingError(f"`nbgrader {' '.join(args)}` failed (exit {done.returncode}):\n{tail}")
+    return log

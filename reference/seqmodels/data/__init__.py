@@ -1,0 +1,1 @@
+"""Offline, deterministic data sets: every corpus is generated or shipped, never downloaded."""

@@ -1,0 +1,1 @@
+"""Differentiable building blocks, one concept per module."""

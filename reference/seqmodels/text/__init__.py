@@ -1,0 +1,1 @@
+"""Turning text into integer ids: vocabularies and batching (chapter 01)."""
