@@ -73,6 +73,7 @@ def call(fn: Callable, *args: Any, **kwargs: Any) -> Any:
     Fails when the function is not written in the notebook, is not implemented
     yet, or uses a forbidden shortcut or the reference package while it runs.
     """
+    __tracebackhide__ = True  # IPython and pytest show the student's frames, not ours
     name = getattr(fn, "__name__", repr(fn))
     if not callable(fn):
         raise ExerciseFailure(f"{name} should be a function, but it is a {type(fn).__name__}.")
@@ -103,12 +104,14 @@ def _show(value: Any, limit: int = 400) -> str:
 
 
 def _fail(call_text: str, problem: str, expected: Any, got: Any, hint: str) -> None:
+    __tracebackhide__ = True  # IPython and pytest show the student's frames, not ours
     message = f"{call_text} {problem}\n  expected: {_show(expected)}\n  got:      {_show(got)}"
     raise ExerciseFailure(message + (f"\nHint: {hint}" if hint else ""))
 
 
 def expect_equal(got: Any, expected: Any, call: str, hint: str = "") -> None:
     """Exact equality of plain Python results (lists, dicts, numbers, strings)."""
+    __tracebackhide__ = True  # IPython and pytest show the student's frames, not ours
     if type(got) is not type(expected) and not (isinstance(got, dict) and isinstance(expected, dict)):
         _fail(call, f"returned a {type(got).__name__}; expected a {type(expected).__name__}.", expected, got, hint)
     if got != expected:
@@ -134,6 +137,7 @@ def expect_tensor(
     hint: str = "",
 ) -> None:
     """A tensor of the expected shape, dtype and device whose values match within tolerance."""
+    __tracebackhide__ = True  # IPython and pytest show the student's frames, not ours
     if not isinstance(got, torch.Tensor):
         _fail(call, f"returned a {type(got).__name__}; expected a torch.Tensor.", expected, got, hint)
     if got.shape != expected.shape:

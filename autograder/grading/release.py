@@ -2,14 +2,34 @@
 
 Usage: python -m grading.release [CHAPTER ...]
 """
+import json
+import re
 import sys
 
-from grading.course import chapters, nbgrader
+from grading.course import SOLUTIONS, chapters, nbgrader
+
+_SECRET_REGION = re.compile(r"### BEGIN (SOLUTION|HIDDEN TESTS)\n(.*?)### END \1", re.DOTALL)
 
 
 def release(chapter: str, *extra: str) -> None:
     """``nbgrader generate_assignment``: strip solutions and hidden tests, lock test cells, record checksums."""
     nbgrader("generate_assignment", chapter, "--force", *extra)
+
+
+def secret_lines(chapter: str) -> set[str]:
+    """Lines that stand only inside the chapter's solution regions or hidden tests: none may ever be published.
+
+    Short lines (``return x``) and lines also present outside those regions are left out, so
+    that a match in a student notebook or a web page is a real leak.
+    """
+    secret, public = set(), set()
+    for source in (SOLUTIONS / chapter).glob("*.ipynb"):
+        for cell in json.loads(source.read_text())["cells"]:
+            text = "".join(cell["source"])
+            for _, body in _SECRET_REGION.findall(text):
+                secret |= {line.strip() for line in body.splitlines() if len(line.strip()) > 12}
+            public |= {line.strip() for line in _SECRET_REGION.sub("", text).splitlines()}
+    return secret - public
 
 
 def main(argv: list[str]) -> None:

@@ -1,0 +1,40 @@
+# The course's commands. `make` builds everything; `make test` runs every test.
+# Both create the Python environment in .venv/ first if it is missing or out of date.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: all env release example-class book test clean
+.DEFAULT_GOAL := all
+
+all: release example-class book
+	@echo
+	@echo "Website:        _build/html/index.html"
+	@echo "Example class:  classwork/example/<chapter>/grades.csv and feedback/"
+
+$(STAMP): requirements.txt reference/pyproject.toml autograder/pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.txt
+	touch $(STAMP)
+
+env: $(STAMP)
+
+# Student notebooks: nbgrader generate_assignment for every chapter (solutions/ -> notebooks/).
+release: env
+	$(BIN)/python -m grading.release
+
+# The bundled example class, graded by nbgrader into classwork/example/.
+example-class: env
+	$(BIN)/python -m grading.example_class
+
+# The website: chapter pages from the executed solutions (cached), then Jupyter Book.
+book: env
+	$(BIN)/python book/make_pages.py
+	$(BIN)/jupyter-book build . --warningiserror --quiet
+
+test: env
+	$(BIN)/python -m pytest tests solutions --nbval-lax
+
+clean:
+	rm -rf _build book/chapters classwork

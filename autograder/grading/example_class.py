@@ -1,0 +1,107 @@
+"""The bundled example class: typical submissions graded end to end by nbgrader.
+
+Each file ``autograder/example_class/<chapter>/<student>.py`` describes one student:
+its docstring says what the submission gets wrong, where its unchanged answers come
+from (``answers: solution`` or ``answers: release``) and which test cells it must
+lose (``loses: ...``); ``# %% <grade_id>`` sections replace that answer cell. The
+submission is the released notebook with those answers filled in, as a student
+would hand it in.
+
+Usage: python -m grading.example_class [--workdir DIR] [CHAPTER ...]
+"""
+import argparse
+import ast
+import csv
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import nbformat
+
+from grading.course import CLASSWORK, NOTEBOOKS, REPO, SOLUTIONS, chapters, nbgrader, workdir_options
+
+EXAMPLES = REPO / "autograder" / "example_class"
+_CELL_MARK = re.compile(r"^# %% (\S+)\s*$", re.MULTILINE)
+_SOLUTION_MARKERS = ("### BEGIN SOLUTION", "### END SOLUTION")
+
+
+@dataclass
+class ExampleStudent:
+    student_id: str
+    summary: str
+    answers_from: str
+    loses: list[str]  # grade ids of test cells that must score 0, or ["everything"]
+    cells: dict[str, str] = field(default_factory=dict)
+
+
+def load_students(chapter: str) -> list[ExampleStudent]:
+    students = []
+    for path in sorted((EXAMPLES / chapter).glob("*.py")):
+        text = path.read_text()
+        doc = ast.get_docstring(ast.parse(text)) or ""
+        fields = dict(re.findall(r"^(answers|loses):\s*(.*)$", doc, re.MULTILINE))
+        parts = _CELL_MARK.split(text)
+        cells = {grade_id: body.strip() + "\n" for grade_id, body in zip(parts[1::2], parts[2::2])}
+        loses = fields.get("loses", "nothing").split()
+        students.append(ExampleStudent(path.stem, doc.splitlines()[0], fields.get("answers", "solution"),
+                                       [] if loses == ["nothing"] else loses, cells))
+    return students
+
+
+def _answer_cells(notebook: nbformat.NotebookNode) -> dict[str, nbformat.NotebookNode]:
+    return {c.metadata["nbgrader"]["grade_id"]: c for c in notebook.cells
+            if c.metadata.get("nbgrader", {}).get("solution")}
+
+
+def _without_markers(source: str) -> str:
+    return "\n".join(line for line in source.splitlines() if line.strip() not in _SOLUTION_MARKERS)
+
+
+def build_submission(student: ExampleStudent, chapter: str, submitted_dir: Path) -> Path:
+    """Write the student's notebook where nbgrader expects it: submitted/<student>/<chapter>/."""
+    destination = submitted_dir / student.student_id / chapter
+    destination.mkdir(parents=True, exist_ok=True)
+    for released in sorted((NOTEBOOKS / chapter).glob("*.ipynb")):
+        notebook = nbformat.read(released, as_version=4)
+        solutions = _answer_cells(nbformat.read(SOLUTIONS / chapter / released.name, as_version=4))
+        for grade_id, cell in _answer_cells(notebook).items():
+            if grade_id in student.cells:
+                cell.source = student.cells[grade_id]
+            elif student.answers_from == "solution":
+                cell.source = _without_markers(solutions[grade_id].source)
+        nbformat.write(notebook, destination / released.name)
+    return destination
+
+
+def grade_class(chapter: str, workdir: Path) -> Path:
+    """Release, submit, autograde, generate feedback and export grades; return the grades CSV."""
+    options = workdir_options(workdir)
+    nbgrader("generate_assignment", chapter, "--force", f"--CourseDirectory.release_directory={workdir / 'release'}",
+             *options)
+    for student in load_students(chapter):
+        build_submission(student, chapter, workdir / "submitted")
+    nbgrader("autograde", chapter, "--force", *options)
+    nbgrader("generate_feedback", chapter, "--force", *options)
+    grades = workdir / "grades.csv"
+    nbgrader("export", f"--to={grades}", *options)
+    return grades
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("chapters", nargs="*", help="chapters to grade (default: those with an example class)")
+    parser.add_argument("--workdir", type=Path, default=CLASSWORK / "example", help="where submissions and grades go")
+    args = parser.parse_args()
+    for chapter in args.chapters or [c for c in chapters() if (EXAMPLES / c).is_dir()]:
+        grades = grade_class(chapter, args.workdir / chapter)
+        print(f"\nExample class, chapter {chapter}: {grades.relative_to(REPO) if grades.is_relative_to(REPO) else grades}")
+        summaries = {s.student_id: s.summary for s in load_students(chapter)}
+        with grades.open() as handle:
+            for row in csv.DictReader(handle):
+                print(f"  {row['student_id']:<16} {float(row['raw_score']):5.1f} / {float(row['max_score']):4.1f}"
+                      f"  {summaries.get(row['student_id'], '')}")
+        print(f"  feedback: {(args.workdir / chapter / 'feedback').relative_to(REPO)}/<student>/{chapter}/*.html")
+
+
+if __name__ == "__main__":
+    main()

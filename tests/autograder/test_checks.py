@@ -1,0 +1,121 @@
+"""The test-cell helpers: forbidden shortcuts are caught however they are reached, and messages say what failed."""
+import sys
+
+import pytest
+import torch
+import torch.nn.functional as F
+
+import seqmodels
+from grading.checks import ExerciseFailure, call, expect_equal, expect_tensor
+
+
+def in_notebook(fn):
+    """Make ``fn`` look like a function written in a notebook cell."""
+    fn.__module__ = "__main__"
+    return fn
+
+
+one_hot_alias = F.one_hot
+
+
+def helper_that_cheats(ids, V):
+    return F.one_hot(ids, V)
+
+
+@pytest.mark.parametrize("onehot", [
+    lambda ids, V: F.one_hot(ids, V).float(),
+    lambda ids, V: one_hot_alias(ids, V).float(),
+    lambda ids, V: torch.nn.functional.one_hot(ids, V).float(),
+    lambda ids, V: helper_that_cheats(ids, V).float(),
+    lambda ids, V: seqmodels.onehot(ids, V),
+], ids=["direct", "alias", "full-path", "via-helper", "reference-package"])
+def test_forbidden_calls_are_caught_however_they_are_reached(onehot):
+    onehot.__name__ = "onehot"
+    with pytest.raises(ExerciseFailure, match="onehot used .*does not allow"):
+        call(in_notebook(onehot), torch.tensor([1, 2]), 3)
+    assert sys.getprofile() is None
+
+
+@pytest.mark.parametrize("forbidden", [
+    lambda ids, E: F.embedding(ids, E),
+    lambda ids, E: torch.embedding(E, ids),
+    lambda ids, E: torch.nn.Embedding.from_pretrained(E)(ids),
+], ids=["F.embedding", "torch.embedding", "nn.Embedding"])
+def test_every_forbidden_embedding_route_is_named(forbidden):
+    forbidden.__name__ = "embed"
+    with pytest.raises(ExerciseFailure, match="embed used "):
+        call(in_notebook(forbidden), torch.tensor([1]), torch.randn(3, 2))
+
+
+def test_an_honest_answer_passes_and_returns_its_result():
+    @in_notebook
+    def onehot(ids, V):
+        return (ids.unsqueeze(-1) == torch.arange(V)).float()
+
+    assert call(onehot, torch.tensor([2]), 3).tolist() == [[0, 0, 1]]
+
+
+def test_forbidden_calls_of_other_exercises_are_allowed():
+    @in_notebook
+    def pad_batch(seqs, pad_id=0):
+        return F.one_hot(torch.tensor(seqs[0]), 3)
+
+    assert call(pad_batch, [[1]]).shape == (1, 3)
+
+
+def test_an_imported_function_is_not_the_students_work():
+    with pytest.raises(ExerciseFailure, match="comes from the module 'seqmodels"):
+        call(seqmodels.embed, torch.tensor([1]), torch.randn(3, 2))
+
+
+def test_the_untouched_stub_says_it_is_not_implemented():
+    @in_notebook
+    def encode(tokens, vocab, unk="[UNK]"):
+        raise NotImplementedError()
+
+    with pytest.raises(ExerciseFailure, match="encode is not implemented yet"):
+        call(encode, ["a"], {})
+    assert sys.getprofile() is None
+
+
+def test_a_crash_in_student_code_propagates_and_the_guard_is_removed():
+    @in_notebook
+    def decode(ids, vocab):
+        return 1 / 0
+
+    with pytest.raises(ZeroDivisionError):
+        call(decode, [1], {})
+    assert sys.getprofile() is None
+
+
+def test_something_not_callable_is_reported():
+    with pytest.raises(ExerciseFailure, match="should be a function"):
+        call(None)
+
+
+def test_expect_equal_names_the_call_and_the_first_difference():
+    with pytest.raises(ExerciseFailure) as failure:
+        expect_equal({"a": 0, "b": 2}, {"a": 0, "b": 1}, "build_vocab(corpus)", hint="ties!")
+    assert "build_vocab(corpus) returned the wrong mapping (first difference at key 'b')" in str(failure.value)
+    assert "expected: {'a': 0, 'b': 1}" in str(failure.value) and "Hint: ties!" in str(failure.value)
+    with pytest.raises(ExerciseFailure, match="first difference at position 1"):
+        expect_equal([1, 2, 3], [1, 5, 3], "encode(x)")
+    with pytest.raises(ExerciseFailure, match="returned a tuple; expected a list"):
+        expect_equal((1,), [1], "encode(x)")
+
+
+@pytest.mark.parametrize("got, message", [
+    ([0.0, 1.0], "returned a list; expected a torch.Tensor"),
+    (torch.zeros(3), r"shape \(3,\); expected shape \(2,\)"),
+    (torch.zeros(2, dtype=torch.float64), "returned dtype torch.float64; expected torch.float32"),
+    (torch.tensor([0.0, 0.5]), r"largest error 0.5 at index \(1,\): expected 1, got 0.5"),
+    (torch.tensor([0.0, float("nan")]), r"largest error inf at index \(1,\)"),
+])
+def test_expect_tensor_says_what_is_wrong(got, message):
+    with pytest.raises(ExerciseFailure, match=message):
+        expect_tensor(got, torch.tensor([0.0, 1.0]), "onehot(ids, 2)")
+
+
+def test_expect_tensor_accepts_values_within_tolerance():
+    expect_tensor(torch.tensor([1.0 + 1e-7]), torch.tensor([1.0]), "f(x)")
+    expect_tensor(torch.tensor([1.004]), torch.tensor([1.0]), "f(x)", atol=0.005)

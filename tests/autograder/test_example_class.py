@@ -1,0 +1,84 @@
+"""A real nbgrader round trip on the bundled example class: release, submit, autograde, feedback, export.
+
+Every autograded test cell is itself tested here: the solution earns every point, the
+untouched student version earns none (and grading does not crash), and each wrong
+submission loses exactly the cells its bug should cost.
+"""
+import csv
+from pathlib import Path
+
+import pytest
+from nbgrader.api import Gradebook
+
+from grading.course import chapters
+from grading.example_class import EXAMPLES, grade_class, load_students
+
+CHAPTERS = [c for c in chapters() if (EXAMPLES / c).is_dir()]
+
+
+@pytest.fixture(scope="module", params=CHAPTERS)
+def graded(request, tmp_path_factory) -> tuple[str, Path, Path]:
+    chapter = request.param
+    workdir = tmp_path_factory.mktemp(chapter)
+    return chapter, workdir, grade_class(chapter, workdir)
+
+
+def cell_scores(workdir: Path, chapter: str, student: str) -> dict[str, tuple[float, float]]:
+    """(score, max score) of every autograded test cell of one submission, from nbgrader's gradebook."""
+    with Gradebook(f"sqlite:///{workdir / 'gradebook.db'}") as gradebook:
+        submission = gradebook.find_submission(chapter, student)
+        return {grade.name: (grade.score, grade.max_score)
+                for notebook in submission.notebooks for grade in notebook.grades if grade.cell.cell_type == "code"}
+
+
+def test_the_example_class_covers_the_required_cases():
+    for chapter in CHAPTERS:
+        students = load_students(chapter)
+        assert {"correct", "untouched"} <= {s.student_id for s in students}
+        wrong = [s for s in students if s.loses and s.loses != ["everything"]]
+        assert len(wrong) >= 3, f"{chapter}: the example class needs at least three typical wrong submissions"
+
+
+def test_each_submission_earns_exactly_the_points_its_bug_allows(graded):
+    chapter, workdir, _ = graded
+    students = load_students(chapter)
+    all_cells = set(cell_scores(workdir, chapter, "correct"))
+    for student in students:
+        scores = cell_scores(workdir, chapter, student.student_id)
+        assert set(scores) == all_cells, f"{student.student_id}: nbgrader did not grade every test cell"
+        should_lose = all_cells if student.loses == ["everything"] else set(student.loses)
+        assert should_lose <= all_cells, f"{student.student_id}: `loses` names unknown cells {should_lose - all_cells}"
+        lost = {cell for cell, (score, maximum) in scores.items() if score < maximum}
+        assert lost == should_lose, f"{student.student_id} lost {sorted(lost)}, expected {sorted(should_lose)}"
+        assert all(scores[cell][0] == 0 for cell in lost), f"{student.student_id}: a failing test cell kept points"
+
+
+def test_autograded_points_total_twenty_per_chapter(graded):
+    chapter, workdir, _ = graded
+    assert sum(maximum for _, maximum in cell_scores(workdir, chapter, "correct").values()) == 20
+
+
+def test_feedback_is_generated_for_every_student(graded):
+    chapter, workdir, _ = graded
+    for student in load_students(chapter):
+        pages = list((workdir / "feedback" / student.student_id / chapter).glob("*.html"))
+        assert pages, f"no feedback for {student.student_id}"
+        assert "Score:" in pages[0].read_text()
+
+
+def test_untouched_feedback_tells_the_student_what_to_do(graded):
+    chapter, workdir, _ = graded
+    page = next((workdir / "feedback" / "untouched" / chapter).glob("*.html")).read_text()
+    assert "is not implemented yet" in page
+
+
+def test_the_grades_csv_has_one_row_per_student_with_the_autograded_total(graded):
+    chapter, workdir, grades = graded
+    with grades.open() as handle:
+        rows = {row["student_id"]: row for row in csv.DictReader(handle) if row["assignment"] == chapter}
+    students = load_students(chapter)
+    assert set(rows) == {s.student_id for s in students}
+    for student in students:
+        expected = sum(score for score, _ in cell_scores(workdir, chapter, student.student_id).values())
+        assert float(rows[student.student_id]["raw_score"]) == expected
+    assert float(rows["correct"]["raw_score"]) == 20 and float(rows["untouched"]["raw_score"]) == 0
