@@ -24,3 +24,10 @@ c.CourseDirectory.db_url = "sqlite:///" + os.path.join(WORK, "gradebook.db")
 # A cell that runs longer than this (an infinite loop, say) is stopped and its tests score 0.
 c.Execute.timeout = 120
 c.ClearSolutions.code_stub = {"python": "# YOUR CODE HERE\nraise NotImplementedError()"}
+
+# Feedback pages keep failure messages but never show hidden tests (grading/feedback.py).
+c.GenerateFeedback.preprocessors = [
+    "nbgrader.preprocessors.GetGrades",
+    "grading.feedback.HideHiddenTests",
+    "nbconvert.preprocessors.CSSHTMLHeaderPreprocessor",
+]

@@ -16,18 +16,19 @@ def release(chapter: str, *extra: str) -> None:
     nbgrader("generate_assignment", chapter, "--force", *extra)
 
 
-def secret_lines(chapter: str) -> set[str]:
-    """Lines that stand only inside the chapter's solution regions or hidden tests: none may ever be published.
+def secret_lines(chapter: str, kinds: tuple[str, ...] = ("SOLUTION", "HIDDEN TESTS")) -> set[str]:
+    """Lines that stand only inside the chapter's solution regions or hidden tests: none may be published.
 
-    Short lines (``return x``) and lines also present outside those regions are left out, so
-    that a match in a student notebook or a web page is a real leak.
+    ``kinds`` picks the regions. Short lines (``return x``) and lines also present outside the
+    regions are left out, so that a match in a student notebook or a web page is a real leak.
     """
     secret, public = set(), set()
     for source in (SOLUTIONS / chapter).glob("*.ipynb"):
         for cell in json.loads(source.read_text())["cells"]:
             text = "".join(cell["source"])
-            for _, body in _SECRET_REGION.findall(text):
-                secret |= {line.strip() for line in body.splitlines() if len(line.strip()) > 12}
+            for kind, body in _SECRET_REGION.findall(text):
+                if kind in kinds:
+                    secret |= {line.strip() for line in body.splitlines() if len(line.strip()) > 12}
             public |= {line.strip() for line in _SECRET_REGION.sub("", text).splitlines()}
     return secret - public
 

@@ -5,6 +5,8 @@ untouched student version earns none (and grading does not crash), and each wron
 submission loses exactly the cells its bug should cost.
 """
 import csv
+import html
+import re
 from pathlib import Path
 
 import pytest
@@ -12,6 +14,7 @@ from nbgrader.api import Gradebook
 
 from grading.course import chapters
 from grading.example_class import EXAMPLES, grade_class, load_students
+from grading.release import secret_lines
 
 CHAPTERS = [c for c in chapters() if (EXAMPLES / c).is_dir()]
 
@@ -68,8 +71,36 @@ def test_feedback_is_generated_for_every_student(graded):
 
 def test_untouched_feedback_tells_the_student_what_to_do(graded):
     chapter, workdir, _ = graded
-    page = next((workdir / "feedback" / "untouched" / chapter).glob("*.html")).read_text()
-    assert "is not implemented yet" in page
+    assert "is not implemented yet" in feedback_text(workdir, chapter, "untouched")
+
+
+def feedback_text(workdir: Path, chapter: str, student: str) -> str:
+    page = next((workdir / "feedback" / student / chapter).glob("*.html")).read_text()
+    return html.unescape(re.sub(r"<[^>]+>", "", page))
+
+
+def test_feedback_never_shows_hidden_tests_or_solutions_the_student_did_not_write(graded):
+    chapter, workdir, _ = graded
+    hidden = secret_lines(chapter, kinds=("HIDDEN TESTS",))
+    solutions = secret_lines(chapter, kinds=("SOLUTION",))
+    assert hidden and solutions
+    for student in load_students(chapter):
+        text = feedback_text(workdir, chapter, student.student_id)
+        assert "HIDDEN TESTS" not in text
+        leaked = [line for line in hidden if line in text]
+        assert not leaked, f"{student.student_id}'s feedback shows hidden tests: {leaked[:3]}"
+        if student.answers_from == "release":
+            leaked = [line for line in solutions if line in text]
+            assert not leaked, f"{student.student_id}'s feedback shows solution code: {leaked[:3]}"
+
+
+def test_failure_messages_reach_the_feedback_without_grading_internals(graded):
+    chapter, workdir, _ = graded
+    for student in load_students(chapter):
+        if student.loses:
+            text = feedback_text(workdir, chapter, student.student_id)
+            assert "ExerciseFailure:" in text, f"{student.student_id}'s feedback has no failure message"
+            assert "grading/checks.py" not in text
 
 
 def test_the_grades_csv_has_one_row_per_student_with_the_autograded_total(graded):
