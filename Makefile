@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: all env release example-class book test clean
+.PHONY: all env browser release example-class book test clean
 .DEFAULT_GOAL := all
 
 all: release example-class book
@@ -33,7 +33,14 @@ book: env
 	$(BIN)/python book/make_pages.py
 	$(BIN)/jupyter-book build . --warningiserror --quiet
 
-test: env
+# The website's browser tests drive Chromium from the system packages: installed here when
+# running as root on Debian/Ubuntu (as in CI), otherwise those tests skip and say why.
+browser:
+	@command -v chromium >/dev/null || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null && \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; } || \
+	  echo "Chromium not installed: the browser tests will be skipped."
+
+test: env browser
 	$(BIN)/python -m pytest tests solutions --nbval-lax
 
 clean:

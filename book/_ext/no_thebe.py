@@ -1,0 +1,19 @@
+"""No thebe "live code" on the website.
+
+Jupyter Book always loads sphinx-thebe, which runs code on a remote Jupyter server fetched
+from a CDN; that cannot work offline, and its inline script lands on every page twice (a
+JavaScript error). Readers run the notebooks through the launch buttons instead, so this
+removes thebe's scripts from every page.
+"""
+
+
+def drop_thebe_scripts(app, pagename, templatename, context, doctree) -> None:
+    context["script_files"] = [
+        script for script in context.get("script_files", [])
+        if "thebe" not in str(script).lower() and "THEBE" not in getattr(script, "attributes", {}).get("body", "")
+    ]
+
+
+def setup(app):
+    app.connect("html-page-context", drop_thebe_scripts, priority=900)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}
