@@ -14,6 +14,10 @@ class GradingError(RuntimeError):
     """An nbgrader command failed; the message carries the end of its log."""
 
 
+class GradingTimeout(GradingError):
+    """An nbgrader command ran past its time limit and was stopped."""
+
+
 def chapters() -> list[str]:
     """The assignment names, one per chapter folder of solutions/ (e.g. ``01_tokens``)."""
     return sorted(p.name for p in SOLUTIONS.iterdir() if p.is_dir() and not p.name.startswith((".", "_")))
@@ -23,14 +27,19 @@ def workdir_options(workdir: Path) -> list[str]:
     """nbgrader options that keep submissions, grades and feedback of one class inside ``workdir``."""
     workdir.mkdir(parents=True, exist_ok=True)
     steps = [f"--CourseDirectory.{step}_directory={workdir / step}" for step in ("submitted", "autograded", "feedback")]
-    return [*steps, f"--CourseDirectory.db_url=sqlite:///{workdir / 'gradebook.db'}"]
+    # several nbgrader processes may write the gradebook at once: wait for its lock instead of failing
+    return [*steps, f"--CourseDirectory.db_url=sqlite:///{workdir / 'gradebook.db'}?timeout=120"]
 
 
-def nbgrader(*args: str, cwd: Path = REPO) -> str:
+def nbgrader(*args: str, cwd: Path = REPO, timeout: float | None = None) -> str:
     """Run ``nbgrader ARGS`` with this course's configuration; return its log, raise GradingError on failure."""
     # nbgrader starts helper programs (alembic, the kernel) by name: find this environment's first.
     env = {**os.environ, "PATH": os.pathsep.join([os.path.dirname(sys.executable), os.environ.get("PATH", "")])}
-    done = subprocess.run([sys.executable, "-m", "nbgrader", *args], cwd=cwd, env=env, capture_output=True, text=True)
+    try:
+        done = subprocess.run([sys.executable, "-m", "nbgrader", *args], cwd=cwd, env=env, capture_output=True,
+                              text=True, timeout=timeout)
+    except subprocess.TimeoutExpired as expired:
+        raise GradingTimeout(f"`nbgrader {args[0]}` ran longer than {timeout:g} s and was stopped") from expired
     log = done.stdout + done.stderr
     if done.returncode != 0:
         tail = "\n".join(log.splitlines()[-30:])

@@ -18,7 +18,8 @@ from pathlib import Path
 
 import nbformat
 
-from grading.course import CLASSWORK, NOTEBOOKS, REPO, SOLUTIONS, chapters, nbgrader, workdir_options
+from grading.course import CLASSWORK, NOTEBOOKS, REPO, SOLUTIONS, chapters
+from grading.grade import grade
 
 EXAMPLES = REPO / "autograder" / "example_class"
 _CELL_MARK = re.compile(r"^# %% (\S+)\s*$", re.MULTILINE)
@@ -58,7 +59,7 @@ def _without_markers(source: str) -> str:
 
 
 def build_submission(student: ExampleStudent, chapter: str, submitted_dir: Path) -> Path:
-    """Write the student's notebook where nbgrader expects it: submitted/<student>/<chapter>/."""
+    """Write the student's notebook in nbgrader's layout: <submitted_dir>/<student>/<chapter>/."""
     destination = submitted_dir / student.student_id / chapter
     destination.mkdir(parents=True, exist_ok=True)
     for released in sorted((NOTEBOOKS / chapter).glob("*.ipynb")):
@@ -73,18 +74,13 @@ def build_submission(student: ExampleStudent, chapter: str, submitted_dir: Path)
     return destination
 
 
-def grade_class(chapter: str, workdir: Path) -> Path:
-    """Release, submit, autograde, generate feedback and export grades; return the grades CSV."""
-    options = workdir_options(workdir)
-    nbgrader("generate_assignment", chapter, "--force", f"--CourseDirectory.release_directory={workdir / 'release'}",
-             *options)
+def grade_class(chapter: str, workdir: Path, progress: bool = False) -> Path:
+    """Hand in every example submission and grade them with the course's grading command; the grades CSV."""
+    incoming = workdir / "incoming"
     for student in load_students(chapter):
-        build_submission(student, chapter, workdir / "submitted")
-    nbgrader("autograde", chapter, "--force", *options)
-    nbgrader("generate_feedback", chapter, "--force", *options)
-    grades = workdir / "grades.csv"
-    nbgrader("export", f"--to={grades}", *options)
-    return grades
+        build_submission(student, chapter, incoming)
+    grade(chapter, incoming, workdir, force=True, progress=progress)
+    return workdir / "grades.csv"
 
 
 def main() -> None:
@@ -93,7 +89,7 @@ def main() -> None:
     parser.add_argument("--workdir", type=Path, default=CLASSWORK / "example", help="where submissions and grades go")
     args = parser.parse_args()
     for chapter in args.chapters or [c for c in chapters() if (EXAMPLES / c).is_dir()]:
-        grades = grade_class(chapter, args.workdir / chapter)
+        grades = grade_class(chapter, args.workdir / chapter, progress=True)
         print(f"\nExample class, chapter {chapter}: {grades.relative_to(REPO) if grades.is_relative_to(REPO) else grades}")
         summaries = {s.student_id: s.summary for s in load_students(chapter)}
         with grades.open() as handle:

@@ -1,0 +1,172 @@
+"""Grade a whole class with one command: import, autograde in parallel, feedback, grades CSV, summary.
+
+    python -m grading.grade 01_tokens path/to/submissions [--jobs 2] [--force]
+
+nbgrader does the grading (``nbgrader autograde --student S`` per student, several at once:
+nbgrader itself grades one notebook at a time). Students already graded are skipped unless
+``--force``, so an interrupted run resumes. A submission that cannot be graded (empty,
+not a notebook, another chapter's notebook, over the time limit) scores 0 and gets a
+feedback page that says why; every other student is graded normally.
+"""
+import argparse
+import hashlib
+import html
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+import nbformat
+from nbgrader.api import Gradebook, MissingEntry
+from tqdm import tqdm
+
+from grading.course import CLASSWORK, GradingError, GradingTimeout, nbgrader, workdir_options
+from grading.submissions import DEFAULT_ID_PATTERN, Submission, collect, prepare
+
+NOTEBOOK_TIME_LIMIT = 600  # seconds for one whole notebook; c.Execute.timeout limits each cell
+
+
+@dataclass
+class Outcome:
+    submission: Submission
+    status: str  # "graded", "skipped" (graded before), "failed"
+    score: float = 0.0
+    max_score: float = 0.0
+
+
+def _fingerprint(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _marker(workdir: Path, chapter: str, student: str) -> Path:
+    return workdir / "autograded" / student / chapter / ".graded-from"
+
+
+def _import(submission: Submission, chapter: str, workdir: Path, force: bool) -> bool:
+    """Write the repaired notebook into submitted/; False when exactly this was graded before."""
+    notebook = prepare(submission, chapter)
+    if notebook is None:
+        return False
+    text = nbformat.writes(notebook)
+    marker = _marker(workdir, chapter, submission.student)
+    if not force and marker.is_file() and marker.read_text() == _fingerprint(text):
+        return False
+    target = workdir / "submitted" / submission.student / chapter / f"{chapter}.ipynb"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(text)
+    return True
+
+
+def _autograde(chapter: str, student: str, workdir: Path, time_limit: int, cell_time_limit: int | None) -> str | None:
+    """Run nbgrader on one student; the reason it failed, or None."""
+    cell_limit = [f"--Execute.timeout={cell_time_limit}"] if cell_time_limit else []
+    try:
+        nbgrader("autograde", chapter, f"--student={student}", "--force", *cell_limit, *workdir_options(workdir),
+                 timeout=time_limit)
+    except GradingTimeout:
+        return f"the notebook ran longer than the time limit of {time_limit} s"
+    except GradingError as error:
+        errors = [line for line in str(error).splitlines() if "ERROR" in line and "Traceback" not in line]
+        return "nbgrader could not grade it: " + (errors[0].split("]", 1)[-1].strip() if errors else "unknown error")
+    submitted = workdir / "submitted" / student / chapter / f"{chapter}.ipynb"
+    _marker(workdir, chapter, student).write_text(_fingerprint(submitted.read_text()))
+    return None
+
+
+def _write_failure_feedback(workdir: Path, chapter: str, student: str, reason: str) -> None:
+    page = workdir / "feedback" / student / chapter / f"{chapter}.html"
+    page.parent.mkdir(parents=True, exist_ok=True)
+    page.write_text(f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{chapter}: {html.escape(student)}</title>"
+                    f"</head><body><h1>{chapter}: not graded</h1><p>Your submission could not be graded: "
+                    f"{html.escape(reason)}.</p><p>Score: 0. Ask your instructor how to hand in a corrected "
+                    f"notebook.</p></body></html>\n")
+
+
+def _record_zero(workdir: Path, chapter: str, student: str) -> None:
+    """Make sure the student has a (zero) submission in the gradebook, so the CSV lists them."""
+    with Gradebook(f"sqlite:///{workdir / 'gradebook.db'}") as gradebook:
+        gradebook.update_or_create_student(student)
+        try:
+            gradebook.find_submission(chapter, student)
+        except MissingEntry:
+            gradebook.add_submission(chapter, student)
+
+
+def _scores(workdir: Path, chapter: str) -> dict[str, tuple[float, float]]:
+    with Gradebook(f"sqlite:///{workdir / 'gradebook.db'}") as gradebook:
+        assignment = gradebook.find_assignment(chapter)
+        return {s.student_id: (s.score, assignment.max_score) for s in assignment.submissions}
+
+
+def grade(chapter: str, folder: Path, workdir: Path = CLASSWORK, jobs: int = 2, force: bool = False,
+          id_pattern: str = DEFAULT_ID_PATTERN, time_limit: int = NOTEBOOK_TIME_LIMIT,
+          cell_time_limit: int | None = None, progress: bool = True) -> list[Outcome]:
+    """Grade every submission of ``chapter`` found in ``folder``; results go to ``workdir``."""
+    options = workdir_options(workdir)
+    nbgrader("generate_assignment", chapter, "--force", f"--CourseDirectory.release_directory={workdir / 'release'}",
+             *options)
+    submissions = collect(folder, chapter, id_pattern)
+    outcomes = {s.student: Outcome(s, "skipped") for s in submissions}
+    to_grade = [s for s in submissions if _import(s, chapter, workdir, force)]
+
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        reasons = pool.map(lambda s: _autograde(chapter, s.student, workdir, time_limit, cell_time_limit), to_grade)
+        for submission, reason in tqdm(zip(to_grade, reasons), total=len(to_grade), desc=f"grading {chapter}",
+                                       unit="notebook", disable=not progress):
+            outcomes[submission.student].status = "graded"
+            if reason:
+                submission.fatal = reason
+    graded = [s for s in to_grade if not s.fatal]
+    if graded:
+        nbgrader("generate_feedback", chapter, "--force", *options)
+    for submission in submissions:
+        if submission.fatal:
+            outcomes[submission.student].status = "failed"
+            _record_zero(workdir, chapter, submission.student)
+            _write_failure_feedback(workdir, chapter, submission.student, submission.fatal)
+    nbgrader("export", f"--to={workdir / 'grades.csv'}", *options)
+    for student, (score, maximum) in _scores(workdir, chapter).items():
+        if student in outcomes:
+            outcomes[student].score, outcomes[student].max_score = score, maximum
+    return [outcomes[s.student] for s in submissions]
+
+
+def summary(outcomes: list[Outcome]) -> str:
+    lines = [f"{'student':<20} {'status':<8} {'score':>11}  notes"]
+    for o in outcomes:
+        notes = "; ".join(([o.submission.fatal] if o.submission.fatal else []) + o.submission.notes)
+        lines.append(f"{o.submission.student:<20} {o.status:<8} {o.score:5.1f} / {o.max_score:<4.1f}  {notes}")
+    count = {status: sum(o.status == status for o in outcomes) for status in ("graded", "skipped", "failed")}
+    flagged = sum(o.submission.flagged for o in outcomes)
+    lines.append(f"\n{count['graded']} graded, {count['skipped']} unchanged since last time, {count['failed']} failed, "
+                 f"{flagged} flagged")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("chapter", help="the assignment, e.g. 01_tokens")
+    parser.add_argument("folder", type=Path, help="nbgrader's submitted/ layout, or a flat folder of notebooks")
+    parser.add_argument("--workdir", type=Path, default=CLASSWORK, help="where grades and feedback go (classwork/)")
+    parser.add_argument("--jobs", type=int, default=2, help="notebooks graded at once (default 2)")
+    parser.add_argument("--force", action="store_true", help="grade again students graded before")
+    parser.add_argument("--id-pattern", default=DEFAULT_ID_PATTERN,
+                        help="regular expression with a 'student' group, matched on flat folders' file names")
+    parser.add_argument("--time-limit", type=int, default=NOTEBOOK_TIME_LIMIT, help="seconds per notebook")
+    parser.add_argument("--cell-time-limit", type=int, help="seconds per cell (default: c.Execute.timeout, 120)")
+    args = parser.parse_args(argv)
+    if not args.folder.is_dir():
+        parser.error(f"{args.folder} is not a folder of submissions")
+    try:
+        outcomes = grade(args.chapter, args.folder.resolve(), args.workdir.resolve(), args.jobs, args.force,
+                         args.id_pattern, args.time_limit, args.cell_time_limit)
+    except GradingError as error:
+        print(error, file=sys.stderr)
+        return 1
+    print(summary(outcomes))
+    print(f"\ngrades: {args.workdir / 'grades.csv'}\nfeedback: {args.workdir / 'feedback'}/<student>/{args.chapter}/")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
