@@ -5,10 +5,12 @@ syllabus's rules, and compare results with :func:`expect_equal` or
 :func:`expect_tensor`, whose failure messages name the call that failed, what was
 expected and what came back.
 """
+import collections
 import importlib
 import os
 import sys
 import types
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -17,8 +19,20 @@ import torch
 from grading.rules import FORBIDDEN, REFERENCE_PACKAGE
 
 
+# Taken when the notebook's setup cell imports this module, before any answer runs, so that an
+# answer which later replaces these functions cannot change how results are compared.
+_allclose, _abs, _unravel_index, _stdout = torch.allclose, torch.abs, torch.unravel_index, sys.stdout
+_PLAIN_TYPES = (int, float, str, bool, type(None))
+_DICT_TYPES = (dict, collections.OrderedDict, collections.defaultdict, collections.Counter)  # the stdlib's, safe
+
+
 class ExerciseFailure(AssertionError):
     """A test of a graded function failed; the message is written for the student."""
+
+
+def passed(what: str) -> None:
+    """The closing line of a test cell (end the cell with ``passed(...);`` so nothing else is displayed)."""
+    _stdout.write(f"✓ {what}: visible tests passed (more tests run when your notebook is graded)\n")
 
 
 def _resolve(dotted: str) -> Any:
@@ -85,7 +99,9 @@ def call(fn: Callable, *args: Any, **kwargs: Any) -> Any:
     previous = sys.getprofile()
     sys.setprofile(watcher)
     try:
-        result = fn(*args, **kwargs)
+        with warnings.catch_warnings(record=True):  # nbgrader scores any stderr output 0: a warning is no error
+            warnings.simplefilter("always")
+            result = fn(*args, **kwargs)
     except NotImplementedError as error:
         raise ExerciseFailure(f"{name} is not implemented yet: replace `raise NotImplementedError()` with your code.") from error
     finally:
@@ -109,10 +125,24 @@ def _fail(call_text: str, problem: str, expected: Any, got: Any, hint: str) -> N
     raise ExerciseFailure(message + (f"\nHint: {hint}" if hint else ""))
 
 
+def _plain(value: Any, call_text: str, expected: Any) -> Any:
+    """A copy built of builtin types only, so comparing it runs no code of the student's."""
+    __tracebackhide__ = True
+    kind = type(value)
+    if kind in _PLAIN_TYPES:
+        return value
+    if kind in (list, tuple):
+        return kind(_plain(item, call_text, expected) for item in value)
+    if kind in _DICT_TYPES:
+        return {_plain(k, call_text, expected): _plain(v, call_text, expected) for k, v in dict.items(value)}
+    _fail(call_text, f"returned a value of type {kind.__name__}; expected plain Python values.", expected, value, "")
+
+
 def expect_equal(got: Any, expected: Any, call: str, hint: str = "") -> None:
     """Exact equality of plain Python results (lists, dicts, numbers, strings)."""
     __tracebackhide__ = True  # IPython and pytest show the student's frames, not ours
-    if type(got) is not type(expected) and not (isinstance(got, dict) and isinstance(expected, dict)):
+    got = _plain(got, call, expected)
+    if type(got) is not type(expected):
         _fail(call, f"returned a {type(got).__name__}; expected a {type(expected).__name__}.", expected, got, hint)
     if got != expected:
         if isinstance(expected, dict):
@@ -138,7 +168,7 @@ def expect_tensor(
 ) -> None:
     """A tensor of the expected shape, dtype and device whose values match within tolerance."""
     __tracebackhide__ = True  # IPython and pytest show the student's frames, not ours
-    if not isinstance(got, torch.Tensor):
+    if type(got) is not torch.Tensor:  # a subclass could redefine comparisons
         _fail(call, f"returned a {type(got).__name__}; expected a torch.Tensor.", expected, got, hint)
     if got.shape != expected.shape:
         _fail(call, f"returned a tensor of shape {tuple(got.shape)}; expected shape {tuple(expected.shape)}.",
@@ -148,9 +178,9 @@ def expect_tensor(
     if got.device != expected.device:
         _fail(call, f"returned a tensor on {got.device}; expected it on {expected.device}.", expected, got, hint)
     got_values, expected_values = got.detach().to(torch.float64), expected.detach().to(torch.float64)
-    if not torch.allclose(got_values, expected_values, atol=atol, rtol=rtol, equal_nan=True):
-        error = (got_values - expected_values).abs().nan_to_num(float("inf"))
-        where = tuple(int(i) for i in torch.unravel_index(error.argmax(), error.shape))
+    if not _allclose(got_values, expected_values, atol=atol, rtol=rtol, equal_nan=True):
+        error = _abs(got_values - expected_values).nan_to_num(float("inf"))
+        where = tuple(int(i) for i in _unravel_index(error.argmax(), error.shape))
         _fail(call, f"returned wrong values (largest error {float(error.max()):.3g} at index {where}: "
                     f"expected {expected_values[where].item():.6g}, got {got_values[where].item():.6g}).",
               expected, got, hint)

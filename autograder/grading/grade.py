@@ -66,6 +66,9 @@ def _autograde(chapter: str, student: str, workdir: Path, time_limit: int, cell_
     except GradingTimeout:
         return f"the notebook ran longer than the time limit of {time_limit} s"
     except GradingError as error:
+        if "DeadKernelError" in str(error):
+            return ("Python stopped while running the notebook (the kernel died: a crash, os._exit() or "
+                    "exhausted memory), so no test could run")
         errors = [line for line in str(error).splitlines() if "ERROR" in line and "Traceback" not in line]
         return "nbgrader could not grade it: " + (errors[0].split("]", 1)[-1].strip() if errors else "unknown error")
     submitted = workdir / "submitted" / student / chapter / f"{chapter}.ipynb"

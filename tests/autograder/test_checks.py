@@ -119,3 +119,66 @@ def test_expect_tensor_says_what_is_wrong(got, message):
 def test_expect_tensor_accepts_values_within_tolerance():
     expect_tensor(torch.tensor([1.0 + 1e-7]), torch.tensor([1.0]), "f(x)")
     expect_tensor(torch.tensor([1.004]), torch.tensor([1.0]), "f(x)", atol=0.005)
+
+
+class AlwaysEqual(dict):
+    def __eq__(self, other):
+        return True
+
+    def __ne__(self, other):
+        return False
+
+
+class LyingInt(int):
+    def __eq__(self, other):
+        return True
+
+    __hash__ = int.__hash__
+
+
+class LyingTensor(torch.Tensor):
+    @classmethod
+    def __torch_function__(cls, func, types, args=(), kwargs=None):
+        return True if func is torch.allclose else super().__torch_function__(func, types, args, kwargs or {})
+
+
+@pytest.mark.parametrize("liar", [AlwaysEqual(), [LyingInt(3)], {"a": LyingInt(0)}], ids=["dict", "list-item", "dict-value"])
+def test_objects_with_a_lying_eq_do_not_pass(liar):
+    expected = {"a": 1} if isinstance(liar, dict) else [4]
+    with pytest.raises(ExerciseFailure, match="expected"):
+        expect_equal(liar, expected, "build_vocab(corpus)")
+
+
+def test_a_tensor_subclass_cannot_fake_a_comparison():
+    with pytest.raises(ExerciseFailure, match="returned a LyingTensor; expected a torch.Tensor"):
+        expect_tensor(torch.zeros(2).as_subclass(LyingTensor), torch.ones(2), "embed(ids, E)")
+
+
+def test_patching_torch_allclose_after_the_setup_cell_changes_nothing(monkeypatch):
+    monkeypatch.setattr(torch, "allclose", lambda *args, **kwargs: True)
+    with pytest.raises(ExerciseFailure, match="wrong values"):
+        expect_tensor(torch.zeros(2), torch.ones(2), "embed(ids, E)")
+
+
+def test_the_standard_librarys_dicts_are_accepted_as_dicts():
+    from collections import Counter, OrderedDict, defaultdict
+
+    for kind in (OrderedDict, Counter, lambda pairs: defaultdict(int, pairs)):
+        expect_equal(kind({"a": 0, "b": 1}), {"a": 0, "b": 1}, "build_vocab(corpus)")
+
+
+def test_warnings_raised_by_an_answer_do_not_reach_stderr(capfd):
+    @in_notebook
+    def pad_batch(seqs, pad_id=0):
+        return torch.tensor(torch.tensor(seqs[0]))  # legitimate, but PyTorch warns
+
+    call(pad_batch, [[1]])
+    assert "UserWarning" not in capfd.readouterr().err
+
+
+def test_passed_names_what_passed_and_promises_more_tests(capsys, monkeypatch):
+    from grading import checks
+
+    monkeypatch.setattr(checks, "_stdout", sys.stdout)  # pytest swapped stdout after the module was imported
+    assert checks.passed("Table F.1") is None
+    assert capsys.readouterr().out == "✓ Table F.1: visible tests passed (more tests run when your notebook is graded)\n"
