@@ -25,6 +25,18 @@ c.CourseDirectory.db_url = "sqlite:///" + os.path.join(WORK, "gradebook.db")
 c.Execute.timeout = 120
 c.ClearSolutions.code_stub = {"python": "# YOUR CODE HERE\nraise NotImplementedError()"}
 
+# Autograding runs nbgrader's pipeline with our Execute (grading/execute.py): output cap, no
+# partial credit from results shown by a test cell, and the runtime guard's verdict.
+c.Autograde.autograde_preprocessors = [
+    "grading.execute.GradingExecute",
+    "nbgrader.preprocessors.IgnorePattern",
+    "nbconvert.preprocessors.ClearMetadataPreprocessor",
+    "nbgrader.preprocessors.LimitOutput",
+    "nbgrader.preprocessors.SaveAutoGrades",
+    "nbgrader.preprocessors.AssignLatePenalties",
+    "nbgrader.preprocessors.CheckCellMetadata",
+]
+
 # Feedback pages keep failure messages but never show hidden tests (grading/feedback.py).
 c.GenerateFeedback.preprocessors = [
     "nbgrader.preprocessors.GetGrades",

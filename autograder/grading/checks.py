@@ -16,6 +16,8 @@ from typing import Any
 
 import torch
 
+from grading import guard
+from grading.course import CLASSWORK, REPO, SOLUTIONS
 from grading.rules import FORBIDDEN, REFERENCE_PACKAGE
 
 
@@ -30,8 +32,18 @@ class ExerciseFailure(AssertionError):
     """A test of a graded function failed; the message is written for the student."""
 
 
+def _require_trust() -> None:
+    """Refuse to grade once an answer has tampered with what the tests rely on (see grading.guard)."""
+    __tracebackhide__ = True
+    reason = _untrusted()
+    if reason:
+        raise ExerciseFailure(f"Grading stopped: {reason}. No test can be trusted after that, so this one scores 0.")
+
+
 def passed(what: str) -> None:
     """The closing line of a test cell (end the cell with ``passed(...);`` so nothing else is displayed)."""
+    __tracebackhide__ = True
+    _require_trust()
     _stdout.write(f"✓ {what}: visible tests passed (more tests run when your notebook is graded)\n")
 
 
@@ -88,6 +100,7 @@ def call(fn: Callable, *args: Any, **kwargs: Any) -> Any:
     yet, or uses a forbidden shortcut or the reference package while it runs.
     """
     __tracebackhide__ = True  # IPython and pytest show the student's frames, not ours
+    _require_trust()
     name = getattr(fn, "__name__", repr(fn))
     if not callable(fn):
         raise ExerciseFailure(f"{name} should be a function, but it is a {type(fn).__name__}.")
@@ -141,6 +154,7 @@ def _plain(value: Any, call_text: str, expected: Any) -> Any:
 def expect_equal(got: Any, expected: Any, call: str, hint: str = "") -> None:
     """Exact equality of plain Python results (lists, dicts, numbers, strings)."""
     __tracebackhide__ = True  # IPython and pytest show the student's frames, not ours
+    _require_trust()
     got = _plain(got, call, expected)
     if type(got) is not type(expected):
         _fail(call, f"returned a {type(got).__name__}; expected a {type(expected).__name__}.", expected, got, hint)
@@ -168,6 +182,10 @@ def expect_tensor(
 ) -> None:
     """A tensor of the expected shape, dtype and device whose values match within tolerance."""
     __tracebackhide__ = True  # IPython and pytest show the student's frames, not ours
+    _require_trust()
+    if type(expected) is not torch.Tensor:
+        raise ExerciseFailure(f"the test's expected value for {call} is a {type(expected).__name__}, not a tensor: "
+                              "a name the tests use was changed in the notebook.")
     if type(got) is not torch.Tensor:  # a subclass could redefine comparisons
         _fail(call, f"returned a {type(got).__name__}; expected a torch.Tensor.", expected, got, hint)
     if got.shape != expected.shape:
@@ -184,3 +202,14 @@ def expect_tensor(
         _fail(call, f"returned wrong values (largest error {float(error.max()):.3g} at index {where}: "
                     f"expected {expected_values[where].item():.6g}, got {got_values[where].item():.6g}).",
               expected, got, hint)
+
+
+def _untrusted() -> str | None:
+    """Why results cannot be trusted any more (something the tests use was replaced), or None."""
+    problems = [*guard.attempts(), *(f"{name} was replaced" for name in guard.changed())]
+    return "; ".join(problems[:3]) if problems else None
+
+
+if os.environ.get("NBGRADER_EXECUTION") == "autograde":  # after every helper above is defined
+    guard.install(protected=(*os.environ.get("GRADING_PROTECTED", "").split(os.pathsep), str(SOLUTIONS),
+                             str(CLASSWORK)), course=str(REPO))

@@ -14,10 +14,6 @@ class GradingError(RuntimeError):
     """An nbgrader command failed; the message carries the end of its log."""
 
 
-class GradingTimeout(GradingError):
-    """An nbgrader command ran past its time limit and was stopped."""
-
-
 def chapters() -> list[str]:
     """The assignment names, one per chapter folder of solutions/ (e.g. ``01_tokens``)."""
     return sorted(p.name for p in SOLUTIONS.iterdir() if p.is_dir() and not p.name.startswith((".", "_")))
@@ -31,15 +27,17 @@ def workdir_options(workdir: Path) -> list[str]:
     return [*steps, f"--CourseDirectory.db_url=sqlite:///{workdir / 'gradebook.db'}?timeout=120"]
 
 
-def nbgrader(*args: str, cwd: Path = REPO, timeout: float | None = None) -> str:
-    """Run ``nbgrader ARGS`` with this course's configuration; return its log, raise GradingError on failure."""
+def nbgrader_environment(extra: dict[str, str] | None = None) -> dict[str, str]:
+    """The environment nbgrader runs in, plus ``extra``."""
     # nbgrader starts helper programs (alembic, the kernel) by name: find this environment's first.
-    env = {**os.environ, "PATH": os.pathsep.join([os.path.dirname(sys.executable), os.environ.get("PATH", "")])}
-    try:
-        done = subprocess.run([sys.executable, "-m", "nbgrader", *args], cwd=cwd, env=env, capture_output=True,
-                              text=True, timeout=timeout)
-    except subprocess.TimeoutExpired as expired:
-        raise GradingTimeout(f"`nbgrader {args[0]}` ran longer than {timeout:g} s and was stopped") from expired
+    return {**os.environ, **(extra or {}),
+            "PATH": os.pathsep.join([os.path.dirname(sys.executable), os.environ.get("PATH", "")])}
+
+
+def nbgrader(*args: str, cwd: Path = REPO, env: dict[str, str] | None = None) -> str:
+    """Run ``nbgrader ARGS`` with this course's configuration; return its log, raise GradingError on failure."""
+    env = nbgrader_environment(env)
+    done = subprocess.run([sys.executable, "-m", "nbgrader", *args], cwd=cwd, env=env, capture_output=True, text=True)
     log = done.stdout + done.stderr
     if done.returncode != 0:
         tail = "\n".join(log.splitlines()[-30:])

@@ -10,7 +10,6 @@ would hand it in.
 Usage: python -m grading.example_class [--workdir DIR] [CHAPTER ...]
 """
 import argparse
-import ast
 import csv
 import re
 from dataclasses import dataclass, field
@@ -33,19 +32,21 @@ class ExampleStudent:
     answers_from: str
     loses: list[str]  # grade ids of test cells that must score 0, or ["everything"]
     cells: dict[str, str] = field(default_factory=dict)
+    fields: dict[str, str] = field(default_factory=dict)  # any other "key: value" line of the docstring
 
 
-def load_students(chapter: str) -> list[ExampleStudent]:
+def load_students(chapter: str, folder: Path = EXAMPLES) -> list[ExampleStudent]:
+    """The students described in ``folder/<chapter>/*.py`` (the example class, or the tests' red team)."""
     students = []
-    for path in sorted((EXAMPLES / chapter).glob("*.py")):
+    for path in sorted((folder / chapter).glob("*.py")):
         text = path.read_text()
-        doc = ast.get_docstring(ast.parse(text)) or ""
-        fields = dict(re.findall(r"^(answers|loses):\s*(.*)$", doc, re.MULTILINE))
+        doc = text.split('"""')[1].strip() if text.startswith('"""') else ""  # cells need not be valid Python
+        fields = dict(re.findall(r"^(\w+):\s*(.*)$", doc, re.MULTILINE))
         parts = _CELL_MARK.split(text)
         cells = {grade_id: body.strip() + "\n" for grade_id, body in zip(parts[1::2], parts[2::2])}
         loses = fields.get("loses", "nothing").split()
         students.append(ExampleStudent(path.stem, doc.splitlines()[0], fields.get("answers", "solution"),
-                                       [] if loses == ["nothing"] else loses, cells))
+                                       [] if loses == ["nothing"] else loses, cells, fields))
     return students
 
 
@@ -66,10 +67,12 @@ def build_submission(student: ExampleStudent, chapter: str, submitted_dir: Path)
         notebook = nbformat.read(released, as_version=4)
         solutions = _answer_cells(nbformat.read(SOLUTIONS / chapter / released.name, as_version=4))
         for grade_id, cell in _answer_cells(notebook).items():
+            if student.answers_from == "solution":
+                cell.source = _without_markers(solutions[grade_id].source)
+        for cell in notebook.cells:  # the student's own text, in answers or (against the rules) in other cells
+            grade_id = cell.metadata.get("nbgrader", {}).get("grade_id")
             if grade_id in student.cells:
                 cell.source = student.cells[grade_id]
-            elif student.answers_from == "solution":
-                cell.source = _without_markers(solutions[grade_id].source)
         nbformat.write(notebook, destination / released.name)
     return destination
 
@@ -96,7 +99,7 @@ def main() -> None:
             for row in csv.DictReader(handle):
                 print(f"  {row['student_id']:<16} {float(row['raw_score']):5.1f} / {float(row['max_score']):4.1f}"
                       f"  {summaries.get(row['student_id'], '')}")
-        print(f"  feedback: {(args.workdir / chapter / 'feedback').relative_to(REPO)}/<student>/{chapter}/*.html")
+        print(f"  feedback: {args.workdir / chapter / 'feedback'}/<student>/{chapter}/*.html")
 
 
 if __name__ == "__main__":

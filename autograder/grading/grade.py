@@ -5,12 +5,17 @@
 nbgrader does the grading (``nbgrader autograde --student S`` per student, several at once:
 nbgrader itself grades one notebook at a time). Students already graded are skipped unless
 ``--force``, so an interrupted run resumes. A submission that cannot be graded (empty,
-not a notebook, another chapter's notebook, over the time limit) scores 0 and gets a
-feedback page that says why; every other student is graded normally.
+not a notebook, another chapter's notebook, over the time limit, a dead kernel) scores 0
+and gets a feedback page that says why; every other student is graded normally. Each
+notebook runs in a memory-capped kernel (grading.kernel) under the runtime guard
+(grading.guard); answers are screened before they run (grading.screen).
 """
 import argparse
 import hashlib
 import html
+import json
+import os
+import queue
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -20,10 +25,21 @@ import nbformat
 from nbgrader.api import Gradebook, MissingEntry
 from tqdm import tqdm
 
-from grading.course import CLASSWORK, GradingError, GradingTimeout, nbgrader, workdir_options
+from grading.course import CLASSWORK, REPO, GradingError, nbgrader_environment, workdir_options
+from grading.execute import TAMPERING
+from grading.kernel import KERNEL_NAME, kernelspec
 from grading.submissions import DEFAULT_ID_PATTERN, Submission, collect, prepare
+from grading.worker import Worker, WorkerTimeout
 
 NOTEBOOK_TIME_LIMIT = 600  # seconds for one whole notebook; c.Execute.timeout limits each cell
+MEMORY_LIMIT_MB = 4096  # address space of one grading kernel
+
+
+@dataclass
+class Limits:
+    notebook_s: int = NOTEBOOK_TIME_LIMIT
+    cell_s: int | None = None  # None: c.Execute.timeout from nbgrader_config.py
+    memory_mb: int = MEMORY_LIMIT_MB  # 0: no cap
 
 
 @dataclass
@@ -57,23 +73,77 @@ def _import(submission: Submission, chapter: str, workdir: Path, force: bool) ->
     return True
 
 
-def _autograde(chapter: str, student: str, workdir: Path, time_limit: int, cell_time_limit: int | None) -> str | None:
-    """Run nbgrader on one student; the reason it failed, or None."""
-    cell_limit = [f"--Execute.timeout={cell_time_limit}"] if cell_time_limit else []
+def _kernel_environment(workdir: Path, limits: Limits) -> dict[str, str]:
+    """Environment for nbgrader: the memory-capped grading kernel, and the folders answers may not touch."""
+    spec = workdir / "jupyter" / "kernels" / KERNEL_NAME / "kernel.json"
+    spec.parent.mkdir(parents=True, exist_ok=True)
+    spec.write_text(json.dumps(kernelspec(sys.executable)))
+    path = os.pathsep.join(p for p in (str(workdir / "jupyter"), os.environ.get("JUPYTER_PATH", "")) if p)
+    # several notebooks run at once: one thread each, instead of every kernel fighting for every core
+    return {"JUPYTER_PATH": path, "GRADING_MEMORY_LIMIT_MB": str(limits.memory_mb), "GRADING_PROTECTED": str(workdir),
+            "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+
+
+class _Workers:
+    """A few long-lived nbgrader processes (grading.worker), shared by the threads that grade."""
+
+    def __init__(self, jobs: int, env: dict[str, str]):
+        self.free: queue.Queue = queue.Queue()
+        self.all = [Worker(REPO, env) for _ in range(max(1, jobs))]
+        for worker in self.all:
+            self.free.put(worker)
+
+    def run(self, command: str, *argv: str, timeout: float | None = None) -> tuple[bool, str]:
+        worker = self.free.get()
+        try:
+            return worker.run(command, list(argv), timeout)
+        finally:
+            self.free.put(worker)
+
+    def check(self, command: str, *argv: str) -> None:
+        """Run a command that must succeed (raise GradingError with its log otherwise)."""
+        ok, log = self.run(command, *argv)
+        if not ok:
+            tail = "\n".join(log.splitlines()[-30:])
+            raise GradingError(f"`nbgrader {command} {' '.join(argv)}` failed:\n{tail}")
+
+    def __enter__(self) -> "_Workers":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        for worker in self.all:
+            worker.close()
+
+
+def _autograde(chapter: str, student: str, workdir: Path, limits: Limits, workers: _Workers) -> str | None:
+    """Run nbgrader's autograde on one student in a free worker; the reason it failed, or None."""
+    options = [f"--Execute.kernel_name={KERNEL_NAME}", f"--GradingExecute.memory_limit_mb={limits.memory_mb}"]
+    if limits.cell_s:
+        options.append(f"--Execute.timeout={limits.cell_s}")
     try:
-        nbgrader("autograde", chapter, f"--student={student}", "--force", *cell_limit, *workdir_options(workdir),
-                 timeout=time_limit)
-    except GradingTimeout:
-        return f"the notebook ran longer than the time limit of {time_limit} s"
-    except GradingError as error:
-        if "DeadKernelError" in str(error):
+        ok, log = workers.run("autograde", chapter, f"--student={student}", "--force", *options,
+                              *workdir_options(workdir), timeout=limits.notebook_s)
+    except WorkerTimeout:
+        return f"the notebook ran longer than the time limit of {limits.notebook_s} s"
+    if not ok:
+        if "DeadKernelError" in log:
             return ("Python stopped while running the notebook (the kernel died: a crash, os._exit() or "
                     "exhausted memory), so no test could run")
-        errors = [line for line in str(error).splitlines() if "ERROR" in line and "Traceback" not in line]
+        errors = [line for line in log.splitlines() if "ERROR" in line and "Traceback" not in line]
         return "nbgrader could not grade it: " + (errors[0].split("]", 1)[-1].strip() if errors else "unknown error")
     submitted = workdir / "submitted" / student / chapter / f"{chapter}.ipynb"
     _marker(workdir, chapter, student).write_text(_fingerprint(submitted.read_text()))
     return None
+
+
+def _tampering(workdir: Path, chapter: str, student: str) -> list[str]:
+    """The runtime guard's verdict, as recorded in the autograded notebook (grading.execute)."""
+    notebook = nbformat.read(workdir / "autograded" / student / chapter / f"{chapter}.ipynb", as_version=4)
+    for cell in notebook.cells:
+        for output in cell.get("outputs", []):
+            if output.get("output_type") == "error" and output.get("ename") == TAMPERING:
+                return [f"tampering: {output['evalue']}"]
+    return []
 
 
 def _write_failure_feedback(workdir: Path, chapter: str, student: str, reason: str) -> None:
@@ -102,32 +172,35 @@ def _scores(workdir: Path, chapter: str) -> dict[str, tuple[float, float]]:
 
 
 def grade(chapter: str, folder: Path, workdir: Path = CLASSWORK, jobs: int = 2, force: bool = False,
-          id_pattern: str = DEFAULT_ID_PATTERN, time_limit: int = NOTEBOOK_TIME_LIMIT,
-          cell_time_limit: int | None = None, progress: bool = True) -> list[Outcome]:
+          id_pattern: str = DEFAULT_ID_PATTERN, limits: Limits = Limits(), progress: bool = True) -> list[Outcome]:
     """Grade every submission of ``chapter`` found in ``folder``; results go to ``workdir``."""
     options = workdir_options(workdir)
-    nbgrader("generate_assignment", chapter, "--force", f"--CourseDirectory.release_directory={workdir / 'release'}",
-             *options)
-    submissions = collect(folder, chapter, id_pattern)
-    outcomes = {s.student: Outcome(s, "skipped") for s in submissions}
-    to_grade = [s for s in submissions if _import(s, chapter, workdir, force)]
-
-    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        reasons = pool.map(lambda s: _autograde(chapter, s.student, workdir, time_limit, cell_time_limit), to_grade)
+    with _Workers(jobs, nbgrader_environment(_kernel_environment(workdir, limits))) as workers, \
+            ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        workers.check("generate_assignment", chapter, "--force",
+                      f"--CourseDirectory.release_directory={workdir / 'release'}", *options)
+        submissions = collect(folder, chapter, id_pattern)
+        outcomes = {s.student: Outcome(s, "skipped") for s in submissions}
+        to_grade = [s for s in submissions if _import(s, chapter, workdir, force)]
+        reasons = pool.map(lambda s: _autograde(chapter, s.student, workdir, limits, workers), to_grade)
         for submission, reason in tqdm(zip(to_grade, reasons), total=len(to_grade), desc=f"grading {chapter}",
                                        unit="notebook", disable=not progress):
             outcomes[submission.student].status = "graded"
             if reason:
                 submission.fatal = reason
-    graded = [s for s in to_grade if not s.fatal]
-    if graded:
-        nbgrader("generate_feedback", chapter, "--force", *options)
-    for submission in submissions:
-        if submission.fatal:
-            outcomes[submission.student].status = "failed"
-            _record_zero(workdir, chapter, submission.student)
-            _write_failure_feedback(workdir, chapter, submission.student, submission.fatal)
-    nbgrader("export", f"--to={workdir / 'grades.csv'}", *options)
+            else:
+                submission.notes += _tampering(workdir, chapter, submission.student)
+        # feedback for everybody graded, now or before (written answers may have been graded since)
+        with_feedback = [s.student for s in submissions
+                         if not s.fatal and (workdir / "autograded" / s.student / chapter).is_dir()]
+        list(pool.map(lambda student: workers.check("generate_feedback", chapter, f"--student={student}", "--force",
+                                                    *options), with_feedback))
+        for submission in submissions:
+            if submission.fatal:
+                outcomes[submission.student].status = "failed"
+                _record_zero(workdir, chapter, submission.student)
+                _write_failure_feedback(workdir, chapter, submission.student, submission.fatal)
+        workers.check("export", f"--to={workdir / 'grades.csv'}", *options)
     for student, (score, maximum) in _scores(workdir, chapter).items():
         if student in outcomes:
             outcomes[student].score, outcomes[student].max_score = score, maximum
@@ -157,12 +230,14 @@ def main(argv: list[str] | None = None) -> int:
                         help="regular expression with a 'student' group, matched on flat folders' file names")
     parser.add_argument("--time-limit", type=int, default=NOTEBOOK_TIME_LIMIT, help="seconds per notebook")
     parser.add_argument("--cell-time-limit", type=int, help="seconds per cell (default: c.Execute.timeout, 120)")
+    parser.add_argument("--memory-limit", type=int, default=MEMORY_LIMIT_MB,
+                        help=f"MB of address space per grading kernel (default {MEMORY_LIMIT_MB}; 0: no cap)")
     args = parser.parse_args(argv)
     if not args.folder.is_dir():
         parser.error(f"{args.folder} is not a folder of submissions")
     try:
         outcomes = grade(args.chapter, args.folder.resolve(), args.workdir.resolve(), args.jobs, args.force,
-                         args.id_pattern, args.time_limit, args.cell_time_limit)
+                         args.id_pattern, Limits(args.time_limit, args.cell_time_limit, args.memory_limit))
     except GradingError as error:
         print(error, file=sys.stderr)
         return 1

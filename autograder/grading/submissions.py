@@ -15,6 +15,8 @@ from pathlib import Path
 import nbformat
 
 from grading.course import NOTEBOOKS, chapters
+from grading.screen import screen
+from grading.similarity import near_copies
 
 DEFAULT_ID_PATTERN = r"^(?P<student>[^_\s]+)"
 
@@ -101,7 +103,29 @@ def prepare(submission: Submission, chapter: str) -> nbformat.NotebookNode | Non
         return None
     if not submission.from_lms and submission.source.name != f"{chapter}.ipynb":
         submission.notes.append(f"renamed {submission.source.name} to {chapter}.ipynb")
-    return _restore_locked_cells(notebook, release, submission)
+    notebook = _restore_locked_cells(notebook, release, submission)
+    _screen_answers(notebook, release, submission)
+    return notebook
+
+
+def _screen_answers(notebook, release, submission: Submission) -> None:
+    """Keep answer cells that could tamper with grading from running (grading.screen); note near-copies."""
+    locked = {gid for gid in _grade_ids(release) if _is_locked(release, gid)}
+    released_code = {c.source for c in release.cells if c.cell_type == "code"}  # demos may use the reference
+    for cell in notebook.cells:
+        gid = cell.metadata.get("nbgrader", {}).get("grade_id")
+        if cell.cell_type != "code" or gid in locked or (cell.source in released_code and not gid):
+            continue
+        where = f"cell {gid}" if gid else "a cell added to the notebook"
+        findings = screen(cell.source)
+        if findings:
+            reason = (f"The grader did not run this cell: {findings[0]} of your answer. This exercise scores 0; "
+                      "remove that and hand in again, or ask your instructor.")
+            cell.source = f"raise RuntimeError({reason!r})\n" + cell.source
+            submission.notes.append(f"tampering suspected in {where}, not run: " + "; ".join(map(str, findings[:3])))
+        for name, score in near_copies(cell.source):
+            submission.notes.append(f"{name} in {where} is a near-copy of the reference implementation "
+                                    f"(similarity {score:.2f})")
 
 
 def _restore_locked_cells(notebook, release, submission: Submission) -> nbformat.NotebookNode:

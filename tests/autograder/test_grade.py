@@ -14,7 +14,7 @@ import nbformat
 import pytest
 
 from grading.example_class import build_submission, load_students
-from grading.grade import grade, summary
+from grading.grade import Limits, grade, summary
 
 CHAPTER = "01_tokens"
 
@@ -64,7 +64,7 @@ def graded(tmp_path_factory):
     hand_in("judy_01_tokens.ipynb", judy)
 
     workdir = tmp / "classwork"
-    outcomes = grade(CHAPTER, inbox, workdir, jobs=2, cell_time_limit=10, progress=False)
+    outcomes = grade(CHAPTER, inbox, workdir, jobs=2, limits=Limits(cell_s=10), progress=False)
     return {o.submission.student: o for o in outcomes}, workdir, inbox
 
 
@@ -134,7 +134,7 @@ def test_a_notebook_over_the_time_limit_scores_zero_and_says_so(tmp_path):
     (inbox / "zoe" / CHAPTER).mkdir(parents=True)
     (inbox / "zoe" / CHAPTER / f"{CHAPTER}.ipynb").write_text(json.dumps(notebook_of("correct", tmp_path)))
     (inbox / "zoe" / CHAPTER / f"{CHAPTER}.ipynb").rename(inbox / "zoe" / CHAPTER / "my work.ipynb")
-    [outcome] = grade(CHAPTER, inbox, tmp_path / "work", time_limit=2, progress=False)
+    [outcome] = grade(CHAPTER, inbox, tmp_path / "work", limits=Limits(notebook_s=2), progress=False)
     assert outcome.submission.notes == [f"renamed my work.ipynb to {CHAPTER}.ipynb"]
     assert (outcome.status, outcome.score) == ("failed", 0)
     assert "longer than the time limit of 2 s" in outcome.submission.fatal

@@ -1,0 +1,10 @@
+"""onehot never returns.
+
+answers: solution
+loses: test_onehot_awesome test_onehot_batched
+says: Timeout
+"""
+# %% onehot
+def onehot(ids, V):
+    while True:
+        pass

@@ -1,0 +1,8 @@
+"""embed raises KeyboardInterrupt, as if the grader were stopped.
+
+answers: solution
+loses: test_embed_table_f2 test_embed_onehot_grad
+"""
+# %% embed
+def embed(ids, E):
+    raise KeyboardInterrupt

@@ -1,0 +1,95 @@
+"""The red team: adversarial and broken submissions graded together, with the grade and message each must get.
+
+Each file in tests/autograder/redteam/<chapter>/ is one student (the example class's format:
+``answers``, ``loses``, and ``says`` - words the notes or the feedback page must contain;
+``status: failed`` where the notebook cannot be graded at all). All of them are graded in one
+batch with honest controls, so a submission that breaks the harness, changes another student's
+grade or earns points it should not fails this suite.
+
+s*: caught by the static screen (grading.screen): the cell does not run; its exercise scores 0.
+r*: reach the runtime guard (grading.guard, grading.execute) or the checks: blocked, and the
+    notebook's tests score 0 (or, for plain wrong answers, the tests they should fail).
+c*: controls: honest answers that must keep every point, graded in the same batch.
+"""
+import html
+import re
+from pathlib import Path
+
+import pytest
+from nbgrader.api import Gradebook
+
+from grading.course import REPO
+from grading.example_class import build_submission, load_students
+from grading.grade import Limits, grade, summary
+
+RED_TEAM = Path(__file__).parent / "redteam"
+CHAPTERS = sorted(p.name for p in RED_TEAM.iterdir() if p.is_dir())
+CASES = [(chapter, s) for chapter in CHAPTERS for s in load_students(chapter, RED_TEAM)]
+
+
+def _course_files() -> dict[Path, bytes]:
+    return {p: p.read_bytes() for p in [REPO / "README.md", *(REPO / "solutions").rglob("*")] if p.is_file()}
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory):
+    before = _course_files()
+    results = {}
+    for chapter in CHAPTERS:
+        workdir = tmp_path_factory.mktemp(f"redteam-{chapter}")
+        for student in load_students(chapter, RED_TEAM):
+            build_submission(student, chapter, workdir / "incoming")
+        outcomes = grade(chapter, workdir / "incoming", workdir, jobs=2, limits=Limits(cell_s=10), progress=False)
+        results[chapter] = (workdir, {o.submission.student: o for o in outcomes})
+    return results, before
+
+
+def test_the_red_team_is_at_least_thirty_strong():
+    attacks = [s for _, s in CASES if not s.student_id.startswith("c")]
+    assert len(attacks) >= 30, f"only {len(attacks)} adversarial submissions"
+
+
+def _cell_scores(workdir: Path, chapter: str, student: str) -> dict[str, tuple[float, float]]:
+    with Gradebook(f"sqlite:///{workdir / 'gradebook.db'}") as gradebook:
+        submission = gradebook.find_submission(chapter, student)
+        return {g.name: (g.score, g.max_score) for n in submission.notebooks for g in n.grades
+                if g.cell.cell_type == "code"}
+
+
+@pytest.mark.parametrize("chapter, student", CASES, ids=[f"{c}/{s.student_id}" for c, s in CASES])
+def test_each_submission_gets_exactly_the_grade_and_message_it_deserves(graded, chapter, student):
+    results, _ = graded
+    workdir, outcomes = results[chapter]
+    outcome = outcomes[student.student_id]
+    notes = " ".join(([outcome.submission.fatal] if outcome.submission.fatal else []) + outcome.submission.notes)
+    page = workdir / "feedback" / student.student_id / chapter / f"{chapter}.html"
+    feedback = html.unescape(re.sub(r"<[^>]+>", "", page.read_text())) if page.is_file() else ""
+    assert outcome.status == student.fields.get("status", "graded"), f"{outcome.status}: {notes}"
+    if outcome.status == "failed":
+        assert outcome.score == 0
+    else:
+        scores = _cell_scores(workdir, chapter, student.student_id)
+        lost = {cell for cell, (score, maximum) in scores.items() if score < maximum}
+        expected = set(scores) if student.loses == ["everything"] else set(student.loses)
+        assert lost == expected, f"lost {sorted(lost)}, expected {sorted(expected)} ({notes})"
+        assert all(scores[cell][0] == 0 for cell in lost), f"a failing test kept points: {scores}"
+    says = student.fields.get("says")
+    if says:
+        assert says in notes or says in feedback, f"neither the notes nor the feedback say {says!r}: {notes!r}"
+    if student.student_id.startswith("c") and "says" not in student.fields:
+        assert not outcome.submission.flagged, f"an honest submission was flagged: {notes}"
+
+
+def test_the_harness_survives_the_red_team_and_flags_every_attack(graded):
+    results, _ = graded
+    for chapter, (_, outcomes) in results.items():
+        text = summary(list(outcomes.values()))
+        for student, outcome in outcomes.items():
+            tampering = student.startswith(("s", "r")) and "loses: everything" in (RED_TEAM / chapter / f"{student}.py").read_text()
+            if student.startswith("s") or tampering:
+                assert outcome.submission.flagged, f"{student} was not flagged: {text}"
+
+
+def test_no_answer_changed_the_course_folder(graded):
+    _, before = graded
+    assert _course_files() == before, "a submission changed the course's files"
