@@ -1,0 +1,4 @@
+"""Training: the trainer every chapter's demo uses."""
+from seqmodels.training.trainer import History, Trainer, make_loader, pick_device, seed_everything, to_device
+
+__all__ = ["History", "Trainer", "make_loader", "pick_device", "seed_everything", "to_device"]

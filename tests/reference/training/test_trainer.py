@@ -1,0 +1,149 @@
+"""The trainer: losses drop, runs are reproducible, clipping bounds the step, checkpoints resume exactly."""
+import io
+
+import matplotlib
+import pytest
+import torch
+from torch import nn
+
+from seqmodels.training import History, Trainer, make_loader, pick_device, to_device
+
+matplotlib.use("Agg")
+
+
+def regression_data(n=64, seed=0):
+    g = torch.Generator().manual_seed(seed)
+    x = torch.randn(n, 3, generator=g)
+    y = x @ torch.tensor([1.0, -2.0, 0.5]) + 0.3
+    return list(zip(x, y))
+
+
+def collate(pairs):
+    x, y = zip(*pairs)
+    return torch.stack(x), torch.stack(y)
+
+
+def step(model, batch):
+    x, y = batch
+    return nn.functional.mse_loss(model(x).squeeze(-1), y), len(y)
+
+
+def make_trainer(seed=0, **kwargs):
+    torch.manual_seed(seed)
+    return Trainer(nn.Linear(3, 1), step, lr=0.05, device="cpu", seed=seed, progress=False, **kwargs)
+
+
+def test_the_loss_drops_and_the_history_has_one_row_per_epoch():
+    trainer = make_trainer()
+    history = trainer.fit(make_loader(regression_data(), 16, collate), epochs=12)
+    assert history["epoch"] == list(range(1, 13))
+    assert history["train_loss"][-1] < 0.1 * history["train_loss"][0]
+    assert all(rate > 0 for rate in history["tokens_per_s"])
+
+
+def test_two_runs_with_the_same_seed_give_the_same_history():
+    losses = [make_trainer(seed=3).fit(make_loader(regression_data(), 8, collate, seed=3), epochs=2)["train_loss"]
+              for _ in range(2)]
+    assert losses[0] == losses[1]
+
+
+def test_evaluation_metrics_join_the_history_without_gradients():
+    data = regression_data(seed=1)
+
+    def evaluate(model):
+        assert not torch.is_grad_enabled()
+        x, y = collate(data)
+        return {"val_loss": nn.functional.mse_loss(model(x).squeeze(-1), y)}
+
+    history = make_trainer().fit(make_loader(regression_data(), 16, collate), epochs=3, evaluate=evaluate)
+    assert len(history["val_loss"]) == 3 and history["val_loss"][-1] < history["val_loss"][0]
+
+
+def test_gradient_clipping_bounds_the_global_norm():
+    seen = []
+
+    def exploding(model, batch):
+        loss, tokens = step(model, batch)
+        return 1e6 * loss, tokens
+
+    trainer = Trainer(nn.Linear(3, 1), exploding, optimizer=None, device="cpu", clip_norm=0.5, progress=False)
+    original = trainer.optimizer.step
+
+    def spy():
+        seen.append(torch.sqrt(sum(p.grad.pow(2).sum() for p in trainer.model.parameters())).item())
+        original()
+
+    trainer.optimizer.step = spy
+    trainer.fit(make_loader(regression_data(), 16, collate), epochs=1)
+    assert seen and max(seen) <= 0.5 + 1e-5
+
+
+def test_a_diverging_loss_stops_with_a_clear_message():
+    def nan_step(model, batch):
+        return model(batch[0]).sum() * float("nan"), 1
+
+    trainer = Trainer(nn.Linear(3, 1), nan_step, device="cpu", progress=False)
+    with pytest.raises(FloatingPointError, match="lower the learning rate"):
+        trainer.fit(make_loader(regression_data(), 16, collate), epochs=1)
+
+
+def test_a_checkpoint_resumes_exactly(tmp_path):
+    def loader():
+        return make_loader(regression_data(), 16, collate, seed=7)
+
+    first = make_trainer(seed=7)
+    first.fit(loader(), epochs=1)
+    first.save(tmp_path / "ckpt.pt")
+    resumed = make_trainer(seed=99)  # other initial weights: the checkpoint replaces them, and Adam's moments
+    resumed.load(tmp_path / "ckpt.pt")
+    resumed.fit(loader(), epochs=1)
+
+    uninterrupted = make_trainer(seed=7)
+    uninterrupted.fit(loader(), epochs=1)
+    uninterrupted.fit(loader(), epochs=1)
+    assert resumed.history["epoch"] == [1, 2]
+    for a, b in zip(resumed.model.parameters(), uninterrupted.model.parameters()):
+        torch.testing.assert_close(a, b, rtol=0, atol=0)
+
+
+def test_the_progress_bar_reports_loss_and_tokens_per_second(capsys):
+    trainer = Trainer(nn.Linear(3, 1), step, device="cpu", progress=True)
+    trainer.fit(make_loader(regression_data(), 16, collate), epochs=1)
+    out = capsys.readouterr()
+    text = out.out + out.err
+    assert "loss=" in text and "tok_s=" in text and "train_loss=" in text
+
+
+def test_learning_curves_plot_every_metric():
+    history = History([{"epoch": 1, "train_loss": 2.0, "val_loss": 2.5, "tokens_per_s": 9.0, "seconds": 1.0},
+                       {"epoch": 2, "train_loss": 1.0, "val_loss": 1.5, "tokens_per_s": 9.0, "seconds": 1.0}])
+    ax = history.plot()
+    assert [line.get_label() for line in ax.get_lines()] == ["train_loss", "val_loss"]
+
+
+def test_devices_and_batches():
+    assert pick_device("cpu") == torch.device("cpu")
+    expected = "cuda" if torch.cuda.is_available() else None
+    if expected:
+        assert pick_device().type == "cuda"
+    batch = {"x": torch.ones(2), "pair": (torch.zeros(1), 3)}
+    moved = to_device(batch, torch.device("cpu"))
+    assert moved["pair"][1] == 3 and moved["x"].device.type == "cpu"
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA GPU (bf16 autocast, pinned memory)")
+def test_on_cuda_batches_are_pinned_and_the_forward_pass_runs_in_bf16():
+    dtypes = []
+
+    def spy_step(model, batch):
+        x, y = batch
+        out = model(x).squeeze(-1)
+        dtypes.append(out.dtype)
+        return nn.functional.mse_loss(out.float(), y), len(y)
+
+    device = torch.device("cuda")
+    loader = make_loader(regression_data(), 16, collate, device=device)
+    assert loader.pin_memory
+    trainer = Trainer(nn.Linear(3, 1), spy_step, device=device, progress=False)
+    history = trainer.fit(loader, epochs=3)
+    assert dtypes[0] == torch.bfloat16 and history["train_loss"][-1] < history["train_loss"][0]
