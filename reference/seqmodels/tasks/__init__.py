@@ -1,0 +1,7 @@
+"""Training tasks for ``python -m seqmodels.train``: one module per task, registered here by name."""
+from seqmodels.tasks.base import Task
+from seqmodels.tasks.sentiment import SENTIMENT
+
+TASKS: dict[str, Task] = {task.name: task for task in (SENTIMENT,)}
+
+__all__ = ["TASKS", "Task"]

@@ -1,0 +1,26 @@
+"""The command line: every task is listed, trains on the CPU and reports its metric."""
+import pytest
+
+from seqmodels.tasks import TASKS
+from seqmodels.train import main
+
+
+def test_help_lists_every_task(capsys):
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    text = capsys.readouterr().out
+    assert all(name in text for name in TASKS)
+
+
+@pytest.mark.parametrize("hand_written", [False, True])
+def test_sentiment_trains_and_beats_chance(capsys, hand_written):
+    assert main(["sentiment", "--device", "cpu", "--epochs", "3", *(["--hand-written"] if hand_written else [])]) == 0
+    line = [line for line in capsys.readouterr().out.splitlines() if line.startswith("sentiment on cpu")][-1]
+    accuracy = float(line.rsplit(" ", 1)[1])
+    assert accuracy > 0.7, line
+
+
+def test_an_unknown_task_is_refused_with_the_list(capsys):
+    with pytest.raises(SystemExit):
+        main(["translation"])
+    assert "invalid choice" in capsys.readouterr().err
