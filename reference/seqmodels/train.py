@@ -11,7 +11,7 @@ import sys
 import torch
 
 from seqmodels.tasks import TASKS
-from seqmodels.training import Trainer, pick_device
+from seqmodels.training import Trainer, pick_device, seed_everything
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -27,6 +27,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     task, device = TASKS[args.task], pick_device(args.device)
+    seed_everything(args.seed)  # before the model is built: same seed, same initial weights
     setup = task.build(device=device, hand_written=args.hand_written, seed=args.seed)
     trainer = Trainer(setup.model, setup.step, lr=args.lr, device=device, seed=args.seed)
     trainer.fit(setup.train, epochs=args.epochs or task.epochs, evaluate=lambda model: setup.evaluate(model, "validation"))

@@ -20,6 +20,19 @@ def test_sentiment_trains_and_beats_chance(capsys, hand_written):
     assert accuracy > 0.7, line
 
 
+@pytest.mark.parametrize("task", sorted(TASKS))
+def test_every_task_runs_an_epoch_and_reports_test_accuracy(capsys, task):
+    assert main([task, "--device", "cpu", "--epochs", "1"]) == 0
+    assert f"{task} on cpu: test_accuracy" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("cell", ["lstm", "gru"])
+def test_a_gated_network_carries_the_first_symbol_across_the_sequence(capsys, cell):
+    main([f"long-range-{cell}", "--device", "cpu"])  # the task's own number of epochs
+    line = [line for line in capsys.readouterr().out.splitlines() if line.startswith(f"long-range-{cell} on cpu")][-1]
+    assert float(line.rsplit(" ", 1)[1]) > 0.9, line
+
+
 def test_an_unknown_task_is_refused_with_the_list(capsys):
     with pytest.raises(SystemExit):
         main(["translation"])

@@ -1,7 +1,8 @@
 """Training tasks for ``python -m seqmodels.train``: one module per task, registered here by name."""
 from seqmodels.tasks.base import Task
+from seqmodels.tasks.long_range import LONG_RANGE
 from seqmodels.tasks.sentiment import SENTIMENT
 
-TASKS: dict[str, Task] = {task.name: task for task in (SENTIMENT,)}
+TASKS: dict[str, Task] = {task.name: task for task in (SENTIMENT, *LONG_RANGE)}
 
 __all__ = ["TASKS", "Task"]
