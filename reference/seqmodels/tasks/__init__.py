@@ -2,7 +2,8 @@
 from seqmodels.tasks.base import Task
 from seqmodels.tasks.long_range import LONG_RANGE
 from seqmodels.tasks.sentiment import SENTIMENT
+from seqmodels.tasks.skipgram import SKIPGRAM
 
-TASKS: dict[str, Task] = {task.name: task for task in (SENTIMENT, *LONG_RANGE)}
+TASKS: dict[str, Task] = {task.name: task for task in (SENTIMENT, SKIPGRAM, *LONG_RANGE)}
 
 __all__ = ["TASKS", "Task"]

@@ -1,0 +1,1 @@
+"""Word embeddings: similarity queries, skip-gram with negative sampling, GloVe."""
