@@ -3,7 +3,8 @@ from seqmodels.tasks.base import Task
 from seqmodels.tasks.long_range import LONG_RANGE
 from seqmodels.tasks.sentiment import SENTIMENT
 from seqmodels.tasks.skipgram import SKIPGRAM
+from seqmodels.tasks.tagging import TAGGING
 
-TASKS: dict[str, Task] = {task.name: task for task in (SENTIMENT, SKIPGRAM, *LONG_RANGE)}
+TASKS: dict[str, Task] = {task.name: task for task in (SENTIMENT, SKIPGRAM, *LONG_RANGE, *TAGGING)}
 
 __all__ = ["TASKS", "Task"]

@@ -29,6 +29,14 @@ class Task:
     epochs: int  # enough for a sensible metric, well within a minute on a 2-core CPU
 
 
+def _accuracy(model, loader, device, correct_and_total) -> float:
+    correct = total = 0
+    for batch in loader:
+        right, count = correct_and_total(model, to_device(batch, device))
+        correct, total = correct + right, total + count
+    return correct / total
+
+
 def classification(data: Splits, model: nn.Module, device: torch.device, seed: int = 0,
                    batch_size: int = 32) -> Setup:
     """Train ``model(ids, mask) -> logits`` with cross-entropy on ``data``; evaluation reports accuracy."""
@@ -40,12 +48,37 @@ def classification(data: Splits, model: nn.Module, device: torch.device, seed: i
         ids, mask, labels = batch
         return F.cross_entropy(model(ids, mask).float(), labels), int(mask.sum())
 
+    def correct_and_total(model, batch):
+        ids, mask, labels = batch
+        return int((model(ids, mask).argmax(-1) == labels).sum()), len(labels)
+
     def evaluate(model, split: str = "validation") -> dict[str, float]:
-        correct = total = 0
-        for batch in make_loader(getattr(data, split), 256, collate, shuffle=False):
-            ids, mask, labels = to_device(batch, device)
-            correct += int((model(ids, mask).argmax(-1) == labels).sum())
-            total += len(labels)
-        return {f"{split}_accuracy": correct / total}
+        loader = make_loader(getattr(data, split), 256, collate, shuffle=False)
+        return {f"{split}_accuracy": _accuracy(model, loader, device, correct_and_total)}
+
+    return Setup(model, step, make_loader(data.train, batch_size, collate, seed=seed, device=device), evaluate)
+
+
+def tagging(data: Splits, tags: list[str], model: nn.Module, device: torch.device, seed: int = 0,
+            batch_size: int = 32) -> Setup:
+    """Train ``model(ids, mask) -> scores [B, L, tags]`` with per-token cross-entropy; report token accuracy."""
+    tag_id = {tag: i for i, tag in enumerate(tags)}
+
+    def collate(examples):
+        ids, mask = pad_batch([encode(tokens, data.vocab) for tokens, _ in examples])
+        labels, _ = pad_batch([[tag_id[t] for t in sequence] for _, sequence in examples])
+        return ids, mask, labels
+
+    def step(model, batch):
+        ids, mask, labels = batch
+        return F.cross_entropy(model(ids, mask).float()[mask], labels[mask]), int(mask.sum())
+
+    def correct_and_total(model, batch):
+        ids, mask, labels = batch
+        return int((model(ids, mask).argmax(-1) == labels)[mask].sum()), int(mask.sum())
+
+    def evaluate(model, split: str = "validation") -> dict[str, float]:
+        loader = make_loader(getattr(data, split), 256, collate, shuffle=False)
+        return {f"{split}_token_accuracy": _accuracy(model, loader, device, correct_and_total)}
 
     return Setup(model, step, make_loader(data.train, batch_size, collate, seed=seed, device=device), evaluate)

@@ -1,0 +1,19 @@
+import pytest
+import torch
+
+
+@pytest.fixture
+def assert_paths_agree():
+    """Check that a model's fast and hand-written paths give the same outputs and gradients."""
+    def check(model, *inputs, select=lambda out: out):
+        results = []
+        for hand_written in (False, True):
+            model.zero_grad()
+            model.hand_written = hand_written
+            out = select(model(*inputs))
+            out.square().sum().backward()
+            results.append((out.detach(), [p.grad.clone() for p in model.parameters() if p.grad is not None]))
+        torch.testing.assert_close(results[0][0], results[1][0])
+        for fast, slow in zip(results[0][1], results[1][1], strict=True):
+            torch.testing.assert_close(fast, slow)
+    return check
