@@ -1,0 +1,1 @@
+"""Structured losses and decoders over sequences: CTC (and, later, CRFs)."""

@@ -1,0 +1,105 @@
+"""Connectionist temporal classification (Xiao Sec. 4.5.2; Graves et al., 2006).
+
+A frame-level path over labels and the blank ε maps to an output by B: merge repeats, then
+drop blanks. The probability of a target y sums over every path with B(path) = y; the
+forward algorithm computes it on the extended target y' = ε y1 ε y2 ... ε (length 2S+1):
+
+    α_t(s) = p_t(y'_s) · (α_{t-1}(s) + α_{t-1}(s-1) + [y'_s ≠ ε and y'_s ≠ y'_{s-2}] α_{t-1}(s-2))
+    p(y | x) = α_T(2S+1) + α_T(2S)
+
+all in log space here. The recursion runs over a whole padded batch at once.
+"""
+import torch
+
+NEG_INF = float("-inf")
+
+
+def ctc_collapse(labels: list[int], blank: int = 0) -> list[int]:
+    """B(path): merge repeated labels, then drop blanks."""
+    merged = [label for i, label in enumerate(labels) if i == 0 or label != labels[i - 1]]
+    return [label for label in merged if label != blank]
+
+
+def ctc_extend(target: list[int], blank: int = 0) -> list[int]:
+    """y' = ε y1 ε y2 ... ε (length 2S+1)."""
+    extended = [blank]
+    for label in target:
+        extended += [label, blank]
+    return extended
+
+
+def _log_sum_exp(x: torch.Tensor, dim: int = 0) -> torch.Tensor:
+    """logsumexp whose gradient stays 0 (not NaN) where every term is -inf (an unreachable state)."""
+    top = x.amax(dim=dim, keepdim=True)
+    top = torch.where(torch.isinf(top), torch.zeros_like(top), top)
+    total = (x - top).exp().sum(dim=dim)
+    reachable = total > 0
+    return torch.where(reachable, top.squeeze(dim) + torch.where(reachable, total, 1.0).log(), NEG_INF)
+
+
+def _forward(log_probs: torch.Tensor, extended: torch.Tensor, input_lengths: torch.Tensor,
+             extended_lengths: torch.Tensor, blank: int) -> list[torch.Tensor]:
+    """α_t for t = 1..T_max over a batch: log_probs [T, B, C], extended [B, 2S+1] (padded); a list of [B, 2S+1]."""
+    T, B, _ = log_probs.shape
+    width = extended.shape[1]
+    emit = log_probs.gather(2, extended.unsqueeze(0).expand(T, B, width))  # log p_t(y'_s), [T, B, 2S+1]
+    previous_two = torch.cat([extended.new_full((B, 2), -1), extended], dim=1)[:, :width]
+    can_skip = (extended != blank) & (extended != previous_two)  # the third term of the recursion
+    valid = torch.arange(width, device=extended.device) < extended_lengths.unsqueeze(1)
+    alpha = torch.full((B, width), NEG_INF, dtype=log_probs.dtype, device=log_probs.device)
+    alpha[:, 0] = emit[0, :, 0]
+    if width > 1:
+        alpha[:, 1] = torch.where(extended_lengths > 1, emit[0, :, 1], NEG_INF)
+    alphas = [alpha]
+    pad = alpha.new_full((B, 1), NEG_INF)
+    for t in range(1, T):
+        one_back = torch.cat([pad, alpha], dim=1)[:, :width]
+        two_back = torch.where(can_skip, torch.cat([pad, pad, alpha], dim=1)[:, :width], NEG_INF)
+        new = emit[t] + _log_sum_exp(torch.stack([alpha, one_back, two_back]))
+        new = torch.where(valid, new, NEG_INF)
+        alpha = torch.where((t < input_lengths).unsqueeze(1), new, alpha)  # finished rows keep their last α
+        alphas.append(alpha)
+    return alphas
+
+
+def ctc_alpha(log_probs: torch.Tensor, target: list[int], blank: int = 0) -> torch.Tensor:
+    """The log-space forward variables of one utterance: log_probs [T, C] -> [T, 2S+1]."""
+    extended = torch.tensor([ctc_extend(target, blank)], device=log_probs.device)
+    alphas = _forward(log_probs.unsqueeze(1), extended, torch.tensor([log_probs.shape[0]], device=log_probs.device),
+                      torch.tensor([extended.shape[1]], device=log_probs.device), blank)
+    return torch.stack([a[0] for a in alphas])
+
+
+def ctc_loss(log_probs: torch.Tensor, targets: torch.Tensor, input_lengths, target_lengths, blank: int = 0,
+             reduction: str = "mean") -> torch.Tensor:
+    """-log p(y | x) per utterance, as ``F.ctc_loss``: targets padded [B, S_max] or concatenated [sum S];
+    reduction "none" [B], "sum", or "mean" (each loss divided by its target length, then averaged)."""
+    T, B, _ = log_probs.shape
+    input_lengths = torch.as_tensor(input_lengths, device=log_probs.device)
+    target_lengths = torch.as_tensor(target_lengths, device=log_probs.device)
+    if targets.dim() == 1:  # concatenated: split by the lengths
+        rows = targets.split(target_lengths.tolist())
+    else:
+        rows = [targets[b, : int(target_lengths[b])] for b in range(B)]
+    width = 2 * int(target_lengths.max()) + 1 if B else 1
+    extended = torch.full((B, width), blank, dtype=torch.long, device=log_probs.device)
+    for b, row in enumerate(rows):
+        extended[b, 1 : 2 * len(row) : 2] = row
+    alphas = torch.stack(_forward(log_probs, extended, input_lengths, 2 * target_lengths + 1, blank))  # [T, B, W]
+    last = alphas[input_lengths - 1, torch.arange(B)]  # α at each row's last frame, [B, W]
+    end = 2 * target_lengths  # index of the final blank
+    final = torch.stack([last.gather(1, end.unsqueeze(1)).squeeze(1),
+                         torch.where(end > 0, last.gather(1, (end - 1).clamp(min=0).unsqueeze(1)).squeeze(1), NEG_INF)])
+    losses = -_log_sum_exp(final)
+    if reduction == "none":
+        return losses
+    if reduction == "sum":
+        return losses.sum()
+    if reduction == "mean":
+        return (losses / target_lengths.clamp(min=1).to(losses.dtype)).mean()
+    raise ValueError(f"reduction must be 'none', 'sum' or 'mean', got {reduction!r}")
+
+
+def ctc_greedy_decode(log_probs: torch.Tensor, blank: int = 0) -> list[int]:
+    """Best path: the most likely label of every frame, collapsed by B."""
+    return ctc_collapse(log_probs.argmax(dim=-1).tolist(), blank)
