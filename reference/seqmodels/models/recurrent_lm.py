@@ -9,6 +9,7 @@ from torch import nn
 from torch.nn import functional as F
 
 from seqmodels.models.recurrent_layer import Recurrent
+from seqmodels.training import at_least_float32
 
 
 class RecurrentLM(nn.Module):
@@ -25,5 +26,5 @@ class RecurrentLM(nn.Module):
 
     def loss(self, inputs: torch.Tensor, targets: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
         """Mean negative log-likelihood per real target token (padding ignored)."""
-        logits = self(inputs, mask).float()
+        logits = at_least_float32(self(inputs, mask))
         return F.cross_entropy(logits[mask], targets[mask])

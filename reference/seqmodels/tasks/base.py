@@ -10,7 +10,7 @@ from torch.nn import functional as F
 from seqmodels.data.splits import Splits
 from seqmodels.text.batching import pad_batch
 from seqmodels.text.vocab import encode
-from seqmodels.training import make_loader, to_device
+from seqmodels.training import at_least_float32, make_loader, to_device
 
 
 @dataclass
@@ -46,7 +46,7 @@ def classification(data: Splits, model: nn.Module, device: torch.device, seed: i
 
     def step(model, batch):
         ids, mask, labels = batch
-        return F.cross_entropy(model(ids, mask).float(), labels), int(mask.sum())
+        return F.cross_entropy(at_least_float32(model(ids, mask)), labels), int(mask.sum())
 
     def correct_and_total(model, batch):
         ids, mask, labels = batch
@@ -71,7 +71,7 @@ def tagging(data: Splits, tags: list[str], model: nn.Module, device: torch.devic
 
     def step(model, batch):
         ids, mask, labels = batch
-        return F.cross_entropy(model(ids, mask).float()[mask], labels[mask]), int(mask.sum())
+        return F.cross_entropy(at_least_float32(model(ids, mask))[mask], labels[mask]), int(mask.sum())
 
     def correct_and_total(model, batch):
         ids, mask, labels = batch

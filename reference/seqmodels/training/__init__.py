@@ -1,4 +1,5 @@
 """Training: the trainer every chapter's demo uses."""
-from seqmodels.training.trainer import History, Trainer, make_loader, pick_device, seed_everything, to_device
+from seqmodels.training.trainer import (History, Trainer, at_least_float32, make_loader, pick_device, seed_everything,
+                                        to_device)
 
-__all__ = ["History", "Trainer", "make_loader", "pick_device", "seed_everything", "to_device"]
+__all__ = ["History", "Trainer", "at_least_float32", "make_loader", "pick_device", "seed_everything", "to_device"]

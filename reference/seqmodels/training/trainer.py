@@ -53,6 +53,11 @@ def to_device(batch: Any, device: torch.device) -> Any:
     return batch
 
 
+def at_least_float32(t: torch.Tensor) -> torch.Tensor:
+    """``t`` in float32 if autocast made it bf16/fp16 (losses and softmaxes want full precision); else unchanged."""
+    return t.float() if t.dtype in (torch.float16, torch.bfloat16) else t
+
+
 def make_loader(examples, batch_size: int, collate: Callable, *, shuffle: bool = True, seed: int = 0,
                 device: torch.device | None = None) -> torch.utils.data.DataLoader:
     """A seeded DataLoader over a list of examples; pinned memory when the batches go to a GPU."""
