@@ -17,14 +17,6 @@ class RecurrentClassifier(nn.Module):
         self.recurrent = Recurrent(dim, hidden, cell=cell, hand_written=hand_written)
         self.out = nn.Linear(hidden, classes)
 
-    @property
-    def hand_written(self) -> bool:
-        return self.recurrent.hand_written
-
-    @hand_written.setter
-    def hand_written(self, value: bool) -> None:
-        self.recurrent.hand_written = value
-
     def forward(self, ids: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
         _, last = self.recurrent(self.embedding(ids), mask)
         return self.out(last)

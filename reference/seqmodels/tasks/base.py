@@ -59,9 +59,15 @@ def classification(data: Splits, model: nn.Module, device: torch.device, seed: i
     return Setup(model, step, make_loader(data.train, batch_size, collate, seed=seed, device=device), evaluate)
 
 
+def invalid_transitions(tags: list[str]) -> int:
+    """How many I-X tags follow neither B-X nor I-X (impossible in BIO)."""
+    return sum(tag.startswith("I-") and previous[2:] != tag[2:] for previous, tag in zip(["O", *tags], tags))
+
+
 def tagging(data: Splits, tags: list[str], model: nn.Module, device: torch.device, seed: int = 0,
             batch_size: int = 32) -> Setup:
-    """Train ``model(ids, mask) -> scores [B, L, tags]`` with per-token cross-entropy; report token accuracy."""
+    """Train a tagger with per-token cross-entropy, or its own ``loss(ids, mask, labels)`` (a CRF); report
+    token accuracy and invalid BIO transitions per sentence of its ``decode`` (or per-token argmax)."""
     tag_id = {tag: i for i, tag in enumerate(tags)}
 
     def collate(examples):
@@ -71,14 +77,26 @@ def tagging(data: Splits, tags: list[str], model: nn.Module, device: torch.devic
 
     def step(model, batch):
         ids, mask, labels = batch
+        if hasattr(model, "loss"):
+            return model.loss(ids, mask, labels), int(mask.sum())
         return F.cross_entropy(at_least_float32(model(ids, mask))[mask], labels[mask]), int(mask.sum())
 
-    def correct_and_total(model, batch):
-        ids, mask, labels = batch
-        return int((model(ids, mask).argmax(-1) == labels)[mask].sum()), int(mask.sum())
+    def decode(model, ids, mask) -> list[list[int]]:
+        if hasattr(model, "decode"):
+            return model.decode(ids, mask)
+        best = model(ids, mask).argmax(-1)
+        return [best[b, : int(n)].tolist() for b, n in enumerate(mask.sum(1))]
 
     def evaluate(model, split: str = "validation") -> dict[str, float]:
-        loader = make_loader(getattr(data, split), 256, collate, shuffle=False)
-        return {f"{split}_token_accuracy": _accuracy(model, loader, device, correct_and_total)}
+        correct = total = invalid = sentences = 0
+        for batch in make_loader(getattr(data, split), 256, collate, shuffle=False):
+            ids, mask, labels = to_device(batch, device)
+            for b, guess in enumerate(decode(model, ids, mask)):
+                gold = labels[b, : len(guess)].tolist()
+                correct += sum(g == t for g, t in zip(guess, gold))
+                total += len(gold)
+                invalid += invalid_transitions([tags[g] for g in guess])
+                sentences += 1
+        return {f"{split}_token_accuracy": correct / total, f"{split}_invalid_per_sentence": invalid / sentences}
 
     return Setup(model, step, make_loader(data.train, batch_size, collate, seed=seed, device=device), evaluate)

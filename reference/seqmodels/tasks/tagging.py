@@ -2,18 +2,24 @@
 import torch
 
 from seqmodels.data.entities import TAGS, entities
+from seqmodels.models.crf_tagger import CRFTagger
 from seqmodels.models.tagger import Tagger
 from seqmodels.tasks.base import Setup, Task, tagging
 
 
-def builder(bidirectional: bool):
+def builder(kind: str):
     def build(device: torch.device, hand_written: bool = False, seed: int = 0) -> Setup:
         data = entities(n=3000, seed=seed)
-        model = Tagger(len(data.vocab), 24, 32, len(TAGS), bidirectional=bidirectional, hand_written=hand_written)
+        if kind == "crf":
+            model = CRFTagger(len(data.vocab), 24, 32, len(TAGS), hand_written=hand_written)
+        else:
+            model = Tagger(len(data.vocab), 24, 32, len(TAGS), bidirectional=kind == "bilstm",
+                           hand_written=hand_written)
         return tagging(data, TAGS, model, device, seed)
     return build
 
 
 TAGGING = [Task("tagging-lstm", "left-to-right LSTM tagger on BIO entities whose type needs right context "
-                "(chapter 06)", builder(False), epochs=6),
-           Task("tagging-bilstm", "BiLSTM tagger on the same entities (chapter 06)", builder(True), epochs=6)]
+                "(chapter 06)", builder("lstm"), epochs=6),
+           Task("tagging-bilstm", "BiLSTM tagger on the same entities (chapter 06)", builder("bilstm"), epochs=6),
+           Task("tagging-bilstm-crf", "BiLSTM-CRF tagger on the same entities (chapter 10)", builder("crf"), epochs=6)]

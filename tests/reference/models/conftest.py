@@ -9,7 +9,9 @@ def assert_paths_agree():
         results = []
         for hand_written in (False, True):
             model.zero_grad()
-            model.hand_written = hand_written
+            for part in model.modules():  # the model and any submodule with two paths
+                if hasattr(part, "hand_written"):
+                    part.hand_written = hand_written
             out = select(model(*inputs))
             out.square().sum().backward()
             results.append((out.detach(), [p.grad.clone() for p in model.parameters() if p.grad is not None]))

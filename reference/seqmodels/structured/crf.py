@@ -1,0 +1,72 @@
+"""Linear-chain CRFs and HMM decoding (Xiao Sec. 4.5.3).
+
+Conventions (the syllabus's): ``transitions[prev, cur]`` scores the move prev -> cur (Xiao's
+u(y_{i-1}, y_i), Eq. 4.82); ``start[k]`` / ``end[k]`` score a first / last tag k; masks are
+contiguous prefixes whose first position is real. The score of a tag sequence (Eq. 4.85):
+
+    s(y) = start[y_1] + Σ_i emissions[i, y_i] + Σ_{i>1} transitions[y_{i-1}, y_i] + end[y_T]
+
+and ``log Z = log Σ_y exp s(y)`` by the forward algorithm in O(T K^2) (Eq. 4.86).
+"""
+import torch
+
+
+def crf_score(emissions: torch.Tensor, tags, transitions: torch.Tensor, start: torch.Tensor,
+              end: torch.Tensor) -> torch.Tensor:
+    """s(y) for one sequence: emissions [T, K], tags [T]."""
+    tags = torch.as_tensor(tags, device=emissions.device)
+    positions = torch.arange(len(tags), device=emissions.device)
+    return (start[tags[0]] + emissions[positions, tags].sum() + transitions[tags[:-1], tags[1:]].sum()
+            + end[tags[-1]])
+
+
+def crf_log_partition(emissions: torch.Tensor, mask: torch.Tensor, transitions: torch.Tensor, start: torch.Tensor,
+                      end: torch.Tensor) -> torch.Tensor:
+    """log Z for every sequence of the batch, ``[B]``: emissions [B, T, K], mask [B, T]."""
+    alpha = start + emissions[:, 0]  # [B, K]: log-sum of the scores of prefixes ending in each tag
+    for i in range(1, emissions.shape[1]):
+        step = torch.logsumexp(alpha.unsqueeze(2) + transitions, dim=1) + emissions[:, i]  # over prev
+        alpha = torch.where(mask[:, i].unsqueeze(1), step, alpha)
+    return torch.logsumexp(alpha + end, dim=1)
+
+
+def _gold_scores(emissions, tags, mask, transitions, start, end) -> torch.Tensor:
+    """s(y) for every sequence of a padded batch, ``[B]``."""
+    B, T, _ = emissions.shape
+    mask = mask.to(torch.bool)
+    emitted = (emissions.gather(2, tags.unsqueeze(2)).squeeze(2) * mask).sum(1)
+    moved = (transitions[tags[:, :-1], tags[:, 1:]] * mask[:, 1:]).sum(1)
+    last = tags.gather(1, (mask.sum(1) - 1).unsqueeze(1)).squeeze(1)
+    return start[tags[:, 0]] + emitted + moved + end[last]
+
+
+def crf_nll(emissions: torch.Tensor, tags: torch.Tensor, mask: torch.Tensor, transitions: torch.Tensor,
+            start: torch.Tensor, end: torch.Tensor) -> torch.Tensor:
+    """Mean over the batch of ``log Z - s(y)``."""
+    return (crf_log_partition(emissions, mask, transitions, start, end)
+            - _gold_scores(emissions, tags, mask, transitions, start, end)).mean()
+
+
+@torch.no_grad()  # decoding: a path and a number, nothing to differentiate
+def crf_viterbi(emissions: torch.Tensor, transitions: torch.Tensor, start: torch.Tensor,
+                end: torch.Tensor) -> tuple[list[int], float]:
+    """The best tag sequence of one sentence (emissions [T, K]) and its score."""
+    best = start + emissions[0]
+    back = []
+    for i in range(1, emissions.shape[0]):
+        scores = best.unsqueeze(1) + transitions  # [prev, cur]
+        best, previous = scores.max(dim=0)
+        best = best + emissions[i]
+        back.append(previous)
+    final = best + end
+    tag = int(final.argmax())
+    path = [tag]
+    for previous in reversed(back):
+        tag = int(previous[tag])
+        path.append(tag)
+    return path[::-1], float(final.max())
+
+
+def hmm_viterbi(log_init: torch.Tensor, log_trans: torch.Tensor, log_emit: torch.Tensor) -> tuple[list[int], float]:
+    """The most probable state sequence of an HMM (Eq. 4.78) and its log-probability: a CRF without an end score."""
+    return crf_viterbi(log_emit, log_trans, log_init, torch.zeros_like(log_init))

@@ -1,0 +1,79 @@
+"""CRF scoring, partition, NLL and Viterbi against brute-force enumeration of every tag sequence."""
+import itertools
+
+import pytest
+import torch
+
+from seqmodels.structured.crf import crf_log_partition, crf_nll, crf_score, crf_viterbi, hmm_viterbi
+
+
+def random_crf(T, K, seed=0):
+    g = torch.Generator().manual_seed(seed)
+    return [torch.randn(*shape, dtype=torch.float64, generator=g) for shape in ((T, K), (K, K), (K,), (K,))]
+
+
+def all_scores(emissions, transitions, start, end):
+    T, K = emissions.shape
+    return {tags: crf_score(emissions, list(tags), transitions, start, end).item()
+            for tags in itertools.product(range(K), repeat=T)}
+
+
+def test_score_follows_eq_4_85():
+    emissions, transitions, start, end = random_crf(3, 2)
+    expected = start[1] + emissions[0, 1] + transitions[1, 0] + emissions[1, 0] + transitions[0, 0] + emissions[2, 0] + end[0]
+    torch.testing.assert_close(crf_score(emissions, [1, 0, 0], transitions, start, end), expected)
+
+
+def test_partition_and_viterbi_equal_brute_force():
+    emissions, transitions, start, end = random_crf(4, 3, seed=1)
+    scores = all_scores(emissions, transitions, start, end)
+    log_z = crf_log_partition(emissions[None], torch.ones(1, 4, dtype=torch.bool), transitions, start, end)
+    assert log_z.item() == pytest.approx(torch.logsumexp(torch.tensor(list(scores.values()), dtype=torch.float64), 0).item(), rel=1e-12)
+    path, score = crf_viterbi(emissions, transitions, start, end)
+    assert tuple(path) == max(scores, key=scores.get) and score == pytest.approx(max(scores.values()))
+
+
+def test_padding_is_ignored_in_the_batch():
+    long, transitions, start, end = random_crf(5, 3, seed=2)
+    short = long[:3]
+    emissions = torch.stack([long, torch.cat([short, torch.randn(2, 3, dtype=torch.float64)])])
+    mask = torch.tensor([[True] * 5, [True] * 3 + [False] * 2])
+    log_z = crf_log_partition(emissions, mask, transitions, start, end)
+    alone = crf_log_partition(short[None], torch.ones(1, 3, dtype=torch.bool), transitions, start, end)
+    torch.testing.assert_close(log_z[1], alone[0])
+    tags = torch.tensor([[0, 1, 2, 1, 0], [2, 2, 1, 0, 0]])
+    expected = ((log_z[0] - crf_score(long, tags[0], transitions, start, end))
+                + (alone[0] - crf_score(short, tags[1, :3], transitions, start, end))) / 2
+    torch.testing.assert_close(crf_nll(emissions, tags, mask, transitions, start, end), expected)
+
+
+def test_the_forward_algorithm_is_polynomial():
+    emissions, transitions, start, end = random_crf(60, 10, seed=3)
+    log_z = crf_log_partition(emissions[None], torch.ones(1, 60, dtype=torch.bool), transitions, start, end)
+    assert torch.isfinite(log_z).all()
+
+
+def test_nll_gradients_are_expected_minus_observed_counts():
+    emissions, transitions, start, end = random_crf(3, 2, seed=4)
+    emissions.requires_grad_(True)
+    crf_nll(emissions[None], torch.tensor([[0, 1, 1]]), torch.ones(1, 3, dtype=torch.bool), transitions, start,
+            end).backward()
+    scores = all_scores(emissions.detach(), transitions, start, end)
+    z = torch.logsumexp(torch.tensor(list(scores.values()), dtype=torch.float64), 0)
+    marginals = torch.zeros(3, 2, dtype=torch.float64)
+    for tags, s in scores.items():
+        for i, t in enumerate(tags):
+            marginals[i, t] += torch.exp(torch.tensor(s) - z)
+    observed = torch.tensor([[1.0, 0], [0, 1], [0, 1]], dtype=torch.float64)
+    torch.testing.assert_close(emissions.grad, marginals - observed)
+
+
+def test_hmm_viterbi_maximises_the_joint_probability():
+    g = torch.Generator().manual_seed(5)
+    log_init = torch.randn(3, generator=g).log_softmax(0)
+    log_trans = torch.randn(3, 3, generator=g).log_softmax(1)
+    log_emit = torch.randn(4, 3, generator=g)
+    best = max(itertools.product(range(3), repeat=4), key=lambda p: log_init[p[0]] + sum(
+        log_trans[a, b] for a, b in zip(p, p[1:])) + sum(log_emit[i, s] for i, s in enumerate(p)))
+    path, _ = hmm_viterbi(log_init, log_trans, log_emit)
+    assert tuple(path) == best
