@@ -6,6 +6,6 @@ from seqmodels.tasks.sentiment import SENTIMENT
 from seqmodels.tasks.skipgram import SKIPGRAM
 from seqmodels.tasks.tagging import TAGGING
 
-TASKS: dict[str, Task] = {task.name: task for task in (SENTIMENT, SKIPGRAM, *LONG_RANGE, *TAGGING, CTC_SPEECH)}
+TASKS: dict[str, Task] = {task.name: task for task in (*SENTIMENT, SKIPGRAM, *LONG_RANGE, *TAGGING, CTC_SPEECH)}
 
 __all__ = ["TASKS", "Task"]

@@ -3,14 +3,18 @@ import torch
 
 from seqmodels.data.sentiment import sentiment
 from seqmodels.models.averaged_embedding import AveragedEmbeddingClassifier
+from seqmodels.models.cnn_classifier import CNNClassifier
 from seqmodels.tasks.base import Setup, Task, classification
 
 
-def build(device: torch.device, hand_written: bool = False, seed: int = 0) -> Setup:
-    data = sentiment(n=4000, seed=seed)
-    model = AveragedEmbeddingClassifier(len(data.vocab), 32, 2, hand_written=hand_written)
-    return classification(data, model, device, seed)
+def builder(model_class):
+    def build(device: torch.device, hand_written: bool = False, seed: int = 0) -> Setup:
+        data = sentiment(n=4000, seed=seed)
+        return classification(data, model_class(len(data.vocab), 32, 2, hand_written=hand_written), device, seed)
+    return build
 
 
-SENTIMENT = Task("sentiment", "averaged-embedding classifier on sentences where negation and order decide "
-                 "the label (chapter 02)", build, epochs=10)
+SENTIMENT = [Task("sentiment", "averaged-embedding classifier on sentences where negation and order decide "
+                  "the label (chapter 02)", builder(AveragedEmbeddingClassifier), epochs=10),
+             Task("sentiment-cnn", "Kim-style CNN on the same sentences (chapter 07)", builder(CNNClassifier),
+                  epochs=10)]

@@ -1,0 +1,26 @@
+"""1-D convolution against F.conv1d; max over time against a loop; receptive fields against Fig. 4.8."""
+import pytest
+import torch
+from torch.nn import functional as F
+
+from seqmodels.layers.convolution import conv1d_same, max_over_time, receptive_field
+
+
+def test_conv1d_same_matches_pytorch():
+    g = torch.Generator().manual_seed(0)
+    x, filters, bias = (torch.randn(*s, dtype=torch.float64, generator=g) for s in ((2, 7, 4), (5, 3, 4), (5,)))
+    expected = F.conv1d(x.transpose(1, 2), filters.transpose(1, 2), bias, padding=1).transpose(1, 2)
+    torch.testing.assert_close(conv1d_same(x, filters, bias), expected)
+    with pytest.raises(ValueError, match="odd"):
+        conv1d_same(x, torch.zeros(5, 2, 4), bias)
+
+
+def test_max_over_time_ignores_padding():
+    h = torch.tensor([[[1.0], [5.0], [9.0]], [[-3.0], [-1.0], [100.0]]])
+    mask = torch.tensor([[True, True, True], [True, True, False]])
+    torch.testing.assert_close(max_over_time(h, mask), torch.tensor([[9.0], [-1.0]]))
+
+
+def test_receptive_field_of_figure_4_8():
+    assert receptive_field(3, 3) == 7 and receptive_field(1, 5) == 5
+    assert receptive_field(2, 3, stride=2) == 7  # layer-1 outputs are 2 apart: 3 of them span 2 * 2 + 3 inputs
