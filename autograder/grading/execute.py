@@ -57,9 +57,12 @@ class GradingExecute(Execute):
         text = "".join(o.get("text", "") for o in report_cell.outputs if o.output_type == "stream")
         lines = [line for line in text.splitlines() if line.startswith(GUARD_LINE)]
         if not lines:
-            if any(o.output_type == "error" for o in report_cell.outputs):
+            errors = [o for o in report_cell.outputs if o.output_type == "error"]
+            # Out of memory (a flood of output, say) is a limit, already named where it was hit; the checks
+            # that guard every test ran before it. Any other failure of this check means grading code was broken.
+            if errors and not any(_out_of_memory(o) for o in errors):
                 return ["the grader's final check could not run (grading code was changed)"]
-            return []  # the setup cell did not run the guard (not an autograded run)
+            return []  # not an autograded run (no guard), or the kernel ran out of memory
         report = json.loads(lines[-1][len(GUARD_LINE):])
         if not report["installed"]:
             return []
