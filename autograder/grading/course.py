@@ -13,6 +13,11 @@ CLASSWORK = REPO / "classwork"
 class GradingError(RuntimeError):
     """An nbgrader command failed; the message carries the end of its log."""
 
+    @classmethod
+    def from_log(cls, command: str, log: str, detail: str = "") -> "GradingError":
+        tail = "\n".join(log.splitlines()[-30:])
+        return cls(f"`nbgrader {command}` failed{detail}:\n{tail}")
+
 
 def chapters() -> list[str]:
     """The assignment names, one per chapter folder of solutions/ (e.g. ``01_tokens``)."""
@@ -40,6 +45,5 @@ def nbgrader(*args: str, cwd: Path = REPO, env: dict[str, str] | None = None) ->
     done = subprocess.run([sys.executable, "-m", "nbgrader", *args], cwd=cwd, env=env, capture_output=True, text=True)
     log = done.stdout + done.stderr
     if done.returncode != 0:
-        tail = "\n".join(log.splitlines()[-30:])
-        raise GradingError(f"`nbgrader {' '.join(args)}` failed (exit {done.returncode}):\n{tail}")
+        raise GradingError.from_log(" ".join(args), log, f" (exit {done.returncode})")
     return log

@@ -104,8 +104,7 @@ class _Workers:
         """Run a command that must succeed (raise GradingError with its log otherwise)."""
         ok, log = self.run(command, *argv)
         if not ok:
-            tail = "\n".join(log.splitlines()[-30:])
-            raise GradingError(f"`nbgrader {command} {' '.join(argv)}` failed:\n{tail}")
+            raise GradingError.from_log(" ".join((command, *argv)), log)
 
     def __enter__(self) -> "_Workers":
         return self
