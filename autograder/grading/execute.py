@@ -17,7 +17,7 @@ from nbgrader.preprocessors import Execute
 from traitlets import Bool, Integer
 
 TAMPERING = "GradingTampering"
-GUARD_LINE = "GRADING-GUARD "
+GUARD_LINE = "GRADING-GUARD "  # grading.guard.report's line (not imported: the guard imports torch)
 
 
 def is_test(cell) -> bool:
@@ -64,9 +64,7 @@ class GradingExecute(Execute):
                 return ["the grader's final check could not run (grading code was changed)"]
             return []  # not an autograded run (no guard), or the kernel ran out of memory
         report = json.loads(lines[-1][len(GUARD_LINE):])
-        if not report["installed"]:
-            return []
-        return [*report["attempts"], *(f"{name} was replaced" for name in report["changed"])]
+        return report["problems"] if report["installed"] else []
 
     def output(self, outs, msg, display_id, cell_index):
         size = len(json.dumps(msg.get("content", {})))

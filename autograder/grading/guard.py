@@ -21,7 +21,6 @@ import json
 import math
 import os
 import sys
-import types
 
 import numpy
 import torch
@@ -60,6 +59,7 @@ class GradingGuardError(PermissionError):
     """An answer tried something the grader does not allow while it grades."""
 
 
+GUARD_LINE = "GRADING-GUARD "  # starts the report that grading.execute reads (its GUARD_LINE)
 _attempts: list[str] = []
 _snapshot: dict[str, tuple[object, dict]] = {}
 _state = {"installed": False, "busy": False, "protected": (), "course": "", "cells": (), "main": None}
@@ -68,11 +68,8 @@ _HELPERS = ("call", "expect_equal", "expect_tensor", "passed")
 _CHECKS_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "checks.py")
 
 
-def _cell_frame(frame: types.FrameType | None) -> bool:
-    """Whether ``frame`` runs code typed into the notebook (an answer, or a cell the student added)."""
-    if frame is None:
-        return False
-    filename = frame.f_code.co_filename
+def _cell_file(filename: str) -> bool:
+    """Whether ``filename`` holds code typed into the notebook (an answer, or a cell the student added)."""
     return filename.startswith(_state["cells"]) or filename.startswith("<ipython-input-")
 
 
@@ -105,38 +102,31 @@ def _audit(event: str, args: tuple) -> None:
         return
     _state["busy"] = True
     try:
-        problem = _problem(event, args)
+        caller = sys._getframe(1).f_code.co_filename  # the code that raised the event
+        problem = _problem(event, args, caller)
     finally:
         _state["busy"] = False
     if problem is None:
         return
     message = f"the answer tried to {problem} ({event}), which is not allowed while grading"
-    if not problem.startswith("(silently)"):
-        if message not in _attempts:
-            _attempts.append(message)
-    raise GradingGuardError(message.replace("(silently) ", ""))
+    # Python caching bytecode in the course folder is blocked too, but is not the answer's doing
+    if message not in _attempts and not (event in FILE_EVENTS and caller.startswith("<frozen importlib")):
+        _attempts.append(message)
+    raise GradingGuardError(message)
 
 
-def _problem(event: str, args: tuple) -> str | None:
+def _problem(event: str, args: tuple, caller: str) -> str | None:
     if event in BLOCKED_ALWAYS:
-        problem = BLOCKED_ALWAYS[event]
-    elif event in TRACING:
-        if sys._getframe(2).f_code.co_filename == _CHECKS_FILE:
+        return BLOCKED_ALWAYS[event]
+    if event in TRACING:
+        return None if caller == _CHECKS_FILE else TRACING[event]
+    if event in FROM_A_CELL:
+        if not _cell_file(caller) or event == "object.__getattr__" and args[1] not in _FRAME_ATTRIBUTES:
             return None
-        problem = TRACING[event]
-    elif event in FROM_A_CELL:
-        if not _cell_frame(sys._getframe(2)):
-            return None
-        if event == "object.__getattr__" and args[1] not in _FRAME_ATTRIBUTES:
-            return None
-        problem = FROM_A_CELL[event]
-    elif event in FILE_EVENTS:
-        problem = _file_problem(event, args)
-        if problem and sys._getframe(2).f_code.co_filename.startswith("<frozen importlib"):
-            problem = "(silently) " + problem  # Python caching bytecode, not the answer: blocked, not held against it
-    else:
-        return None
-    return problem
+        return FROM_A_CELL[event]
+    if event in FILE_EVENTS:
+        return _file_problem(event, args)
+    return None
 
 
 def _watched() -> dict[str, object]:
@@ -178,12 +168,11 @@ def changed() -> list[str]:
     return found
 
 
-def attempts() -> list[str]:
-    """Blocked attempts so far, in order."""
-    return list(_attempts)
+def problems() -> list[str]:
+    """Every blocked attempt, then everything replaced, as sentences (empty while grading can be trusted)."""
+    return [*_attempts, *(f"{name} was replaced" for name in changed())]
 
 
 def report() -> None:
     """Print what the grader must know, as one line the grading preprocessor reads."""
-    print("GRADING-GUARD " + json.dumps({"installed": _state["installed"], "attempts": _attempts,
-                                         "changed": changed()}))
+    print(GUARD_LINE + json.dumps({"installed": _state["installed"], "problems": problems()}))
