@@ -6,9 +6,8 @@ packed bidirectional LSTM and ``F.ctc_loss``. Same values, same gradients.
 import torch
 from torch import nn
 from torch.nn import functional as F
-from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 
-from seqmodels.layers.bidirectional import bilstm_encode
+from seqmodels.models.recurrent_layer import lstm_outputs
 from seqmodels.structured.ctc import ctc_greedy_decode, ctc_loss
 from seqmodels.training import at_least_float32
 
@@ -22,13 +21,7 @@ class CTCRecognizer(nn.Module):
 
     def forward(self, frames: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
         """Log-probabilities ``[T, B, symbols + 1]`` (time first, as CTC losses take them)."""
-        if self.hand_written:
-            params = [tuple(getattr(self.lstm, f"{n}_l0{suffix}") for n in ("weight_ih", "weight_hh", "bias_ih", "bias_hh"))
-                      for suffix in ("", "_reverse")]
-            outputs, _ = bilstm_encode(frames, lengths, *params)
-        else:
-            packed, _ = self.lstm(pack_padded_sequence(frames, lengths.cpu(), batch_first=True, enforce_sorted=False))
-            outputs, _ = pad_packed_sequence(packed, batch_first=True, total_length=frames.shape[1])
+        outputs = lstm_outputs(self.lstm, frames, lengths, self.hand_written)
         return at_least_float32(self.out(outputs)).log_softmax(-1).transpose(0, 1)
 
     def loss(self, frames, lengths, targets, target_lengths) -> torch.Tensor:

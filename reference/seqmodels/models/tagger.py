@@ -6,10 +6,8 @@ of PyTorch's packed (cuDNN) path; the scores are the same.
 """
 import torch
 from torch import nn
-from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 
-from seqmodels.layers.bidirectional import bilstm_encode
-from seqmodels.layers.gated import lstm_encode
+from seqmodels.models.recurrent_layer import lstm_outputs
 
 
 class Tagger(nn.Module):
@@ -21,17 +19,6 @@ class Tagger(nn.Module):
         self.out = nn.Linear(hidden * (2 if bidirectional else 1), tags)
         self.hand_written = hand_written
 
-    def _params(self, suffix: str = "") -> tuple[torch.Tensor, ...]:
-        return tuple(getattr(self.lstm, f"{name}_l0{suffix}") for name in ("weight_ih", "weight_hh", "bias_ih", "bias_hh"))
-
     def forward(self, ids: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
         """Tag scores ``[B, L, tags]`` (emissions, for a softmax or a CRF)."""
-        x, lengths = self.embedding(ids), mask.sum(dim=1)
-        if not self.hand_written:
-            packed, _ = self.lstm(pack_padded_sequence(x, lengths.cpu(), batch_first=True, enforce_sorted=False))
-            outputs, _ = pad_packed_sequence(packed, batch_first=True, total_length=ids.shape[1])
-        elif self.lstm.bidirectional:
-            outputs, _ = bilstm_encode(x, lengths, self._params(), self._params("_reverse"))
-        else:
-            outputs, _ = lstm_encode(x, mask, self._params())
-        return self.out(outputs)
+        return self.out(lstm_outputs(self.lstm, self.embedding(ids), mask.sum(dim=1), self.hand_written))
