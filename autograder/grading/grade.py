@@ -155,13 +155,23 @@ def _write_failure_feedback(workdir: Path, chapter: str, student: str, reason: s
 
 
 def _record_zero(workdir: Path, chapter: str, student: str) -> None:
-    """Make sure the student has a (zero) submission in the gradebook, so the CSV lists them."""
+    """Give the student a submission worth 0 autograded points, so the CSV lists them with 0.
+
+    A submission graded before (an earlier hand-in), or partly saved by an nbgrader run that
+    then failed, must not keep its automatic scores.
+    """
     with Gradebook(f"sqlite:///{workdir / 'gradebook.db'}") as gradebook:
         gradebook.update_or_create_student(student)
         try:
-            gradebook.find_submission(chapter, student)
+            submission = gradebook.find_submission(chapter, student)
         except MissingEntry:
             gradebook.add_submission(chapter, student)
+            return
+        for notebook in submission.notebooks:
+            for grade in notebook.grades:
+                if grade.auto_score is not None:
+                    grade.auto_score = 0
+        gradebook.db.commit()
 
 
 def _scores(workdir: Path, chapter: str) -> dict[str, tuple[float, float]]:

@@ -140,3 +140,19 @@ def test_a_notebook_over_the_time_limit_scores_zero_and_says_so(tmp_path):
     assert "longer than the time limit of 2 s" in outcome.submission.fatal
     page = tmp_path / "work" / "feedback" / "zoe" / CHAPTER / f"{CHAPTER}.html"
     assert "time limit" in page.read_text()
+
+
+def test_a_failed_resubmission_does_not_keep_the_points_of_an_earlier_one(tmp_path):
+    inbox = tmp_path / "inbox"
+    inbox.mkdir()
+    correct = notebook_of("correct", tmp_path)
+    (inbox / "yann_01_tokens.ipynb").write_text(json.dumps(correct))
+    [first] = grade(CHAPTER, inbox, tmp_path / "work", progress=False)
+    assert (first.status, first.score) == ("graded", 20)
+    dying = json.loads(json.dumps(correct))  # the kernel dies half-way: nbgrader cannot finish
+    dying["cells"][cell_index(dying, "embed")]["source"] = ("sys_ = getattr(torch, 'sy' + 's')\n"
+                                                            "getattr(getattr(sys_, 'mod' + 'ules')['o' + 's'], '_ex' + 'it')(0)")
+    (inbox / "yann_01_tokens.ipynb").write_text(json.dumps(dying))
+    [second] = grade(CHAPTER, inbox, tmp_path / "work", progress=False)
+    assert second.status == "failed" and "kernel died" in second.submission.fatal
+    assert second.score == 0
