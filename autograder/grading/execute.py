@@ -38,13 +38,14 @@ class GradingExecute(Execute):
 
     def preprocess(self, nb, resources=None, km=None):
         self._output_bytes: dict[int, int] = {}
-        report_cell = new_code_cell("from grading.guard import report\nreport()")
-        nb.cells.append(report_cell)
+        # asked twice: a stray interrupt (sent when an earlier cell ran out of time) can land in the first
+        report_cells = [new_code_cell("from grading.guard import report\nreport()") for _ in range(2)]
+        nb.cells += report_cells
         try:
             nb, resources = super().preprocess(nb, resources, km)
         finally:
-            nb.cells = [cell for cell in nb.cells if cell is not report_cell]
-        problems = self._guard_problems(report_cell)
+            nb.cells = [cell for cell in nb.cells if not any(cell is r for r in report_cells)]
+        problems = self._guard_problems([o for cell in report_cells for o in cell.outputs])
         if problems:
             reason = "this notebook tampered with grading, so no test counts: " + "; ".join(problems[:3])
             for cell in nb.cells:
@@ -53,16 +54,17 @@ class GradingExecute(Execute):
         return nb, resources
 
     @staticmethod
-    def _guard_problems(report_cell) -> list[str]:
-        text = "".join(o.get("text", "") for o in report_cell.outputs if o.output_type == "stream")
+    def _guard_problems(outputs: list) -> list[str]:
+        """The problems the guard reported in ``outputs`` (of the report cells), in its last report."""
+        text = "".join(o.get("text", "") for o in outputs if o.output_type == "stream")
         lines = [line for line in text.splitlines() if line.startswith(GUARD_LINE)]
         if not lines:
-            errors = [o for o in report_cell.outputs if o.output_type == "error"]
-            # Out of memory (a flood of output, say) is a limit, already named where it was hit; the checks
-            # that guard every test ran before it. Any other failure of this check means grading code was broken.
-            if errors and not any(_out_of_memory(o) for o in errors):
-                return ["the grader's final check could not run (grading code was changed)"]
-            return []  # not an autograded run (no guard), or the kernel ran out of memory
+            # A limit (memory, time - under a flood of output, say) is named where it was hit, and the
+            # checks that guard every test ran before it. Any other failure means grading code was broken.
+            broken = [o for o in outputs if o.output_type == "error" and not _hit_a_limit(o)]
+            if broken:
+                return [f"the grader's final check could not run ({broken[0].ename}: grading code was changed)"]
+            return []  # not an autograded run (no guard), or a limit was reached
         report = json.loads(lines[-1][len(GUARD_LINE):])
         return report["problems"] if report["installed"] else []
 
@@ -90,5 +92,13 @@ class GradingExecute(Execute):
                                                                          f"{self.memory_limit_mb} MB was reached)\n"))
 
 
+_MEMORY_WORDS = ("allocate memory", "out of memory", "bad_alloc", "can't start new thread")
+
+
 def _out_of_memory(output) -> bool:
-    return output.ename == "MemoryError" or "can't allocate memory" in output.evalue or "out of memory" in output.evalue
+    """Whether an error output says memory ran out (Python, the OS and PyTorch each word it differently)."""
+    return output.ename == "MemoryError" or any(word in output.evalue.lower() for word in _MEMORY_WORDS)
+
+
+def _hit_a_limit(output) -> bool:
+    return output.ename == "CellTimeoutError" or _out_of_memory(output)
