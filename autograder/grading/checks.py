@@ -67,7 +67,11 @@ class _CallWatcher:
     def __init__(self, forbidden: tuple[str, ...]):
         self.builtins: dict[int, str] = {}
         self.codes: dict[types.CodeType, str] = {}
+        self.methods: dict[str, str] = {}  # Tensor methods by name: x.softmax() binds a new object on every call
         for dotted in forbidden:
+            if dotted.startswith("torch.Tensor."):
+                self.methods[dotted.rpartition(".")[2]] = dotted
+                continue
             target = _resolve(dotted)
             if isinstance(target, type):  # a module class: constructing or running it is the shortcut
                 for method in ("__init__", "forward"):
@@ -83,6 +87,8 @@ class _CallWatcher:
     def __call__(self, frame: types.FrameType, event: str, arg: Any) -> None:
         if event == "c_call":
             name = self.builtins.get(id(arg))
+            if name is None and self.methods and isinstance(getattr(arg, "__self__", None), torch.Tensor):
+                name = self.methods.get(arg.__name__)
         elif event == "call":
             code = frame.f_code
             name = self.codes.get(code)

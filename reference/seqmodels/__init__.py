@@ -1,12 +1,26 @@
 """Reference implementation of the course "Neural sequence models for NLP".
 
 Every graded function of the syllabus lives here under the name the syllabus gives
-it, in a module named after the concept it implements. The chapter notebooks
-import their helpers from this package; the autograder compares student answers
-with it.
+it, in a module named after the concept it implements, and is re-exported here
+(``seqmodels.mean_pool``). The chapter notebooks import their helpers from this
+package; the autograder compares student answers with it.
 """
+from seqmodels.embeddings.glove import glove_loss
+from seqmodels.embeddings.similarity import analogy, cosine_similarity, most_similar
+from seqmodels.embeddings.word2vec import negative_sampling_loss, noise_distribution, skipgram_pairs
+from seqmodels.layers.activations import log_softmax, sigmoid, softmax, softplus
 from seqmodels.layers.embedding import embed, onehot
+from seqmodels.layers.linear import ffnn, linear
+from seqmodels.layers.pooling import max_pool, mean_pool, sum_pool
 from seqmodels.text.batching import pad_batch
 from seqmodels.text.vocab import PAD, UNK, build_vocab, decode, encode
 
-__all__ = ["PAD", "UNK", "build_vocab", "decode", "embed", "encode", "onehot", "pad_batch"]
+__all__ = [
+    # 01 From tokens to vectors
+    "PAD", "UNK", "build_vocab", "decode", "embed", "encode", "onehot", "pad_batch",
+    # 02 Pooling and composition
+    "ffnn", "linear", "log_softmax", "max_pool", "mean_pool", "sigmoid", "softmax", "softplus", "sum_pool",
+    # 03 Learning word embeddings
+    "analogy", "cosine_similarity", "glove_loss", "most_similar", "negative_sampling_loss", "noise_distribution",
+    "skipgram_pairs",
+]

@@ -47,6 +47,42 @@ def test_every_forbidden_embedding_route_is_named(forbidden):
         call(in_notebook(forbidden), torch.tensor([1]), torch.randn(3, 2))
 
 
+@pytest.mark.parametrize("name, forbidden", [
+    ("sigmoid", lambda x: torch.sigmoid(x)),
+    ("sigmoid", lambda x: x.sigmoid()),
+    ("sigmoid", lambda x: F.sigmoid(x)),
+    ("sigmoid", lambda x: torch.special.expit(x)),
+    ("sigmoid", lambda x: torch.nn.Sigmoid()(x)),
+    ("softplus", lambda x: F.softplus(x)),
+    ("softplus", lambda x: torch.logaddexp(torch.zeros_like(x), x)),
+    ("softmax", lambda x, dim=-1: x.softmax(dim)),
+    ("softmax", lambda x, dim=-1: F.softmax(x, dim)),
+    ("softmax", lambda x, dim=-1: torch.exp(x - x.logsumexp(dim, keepdim=True))),
+    ("softmax", lambda x, dim=-1: torch.exp(x - torch.logsumexp(x, dim, keepdim=True))),
+    ("log_softmax", lambda x, dim=-1: F.log_softmax(x, dim)),
+    ("log_softmax", lambda x, dim=-1: x.log_softmax(dim)),
+    ("log_softmax", lambda x, dim=-1: torch.log(torch.softmax(x, dim))),
+    ("linear", lambda u, W, b=None: F.linear(u, W, b)),
+    ("linear", lambda u, W, b=None: torch.addmm(b, u, W.T)),
+    ("cosine_similarity", lambda u, v: F.cosine_similarity(u, v, dim=-1)),
+], ids=lambda v: v if isinstance(v, str) else "")
+def test_chapter_02_and_03_shortcuts_are_caught_as_functions_and_as_tensor_methods(name, forbidden):
+    forbidden.__name__ = name
+    args = {"linear": (torch.randn(2, 3), torch.randn(4, 3), torch.randn(4)),
+            "cosine_similarity": (torch.randn(2, 3), torch.randn(2, 3))}.get(name, (torch.randn(2, 3),))
+    with pytest.raises(ExerciseFailure, match=f"{name} used "):
+        call(in_notebook(forbidden), *args)
+
+
+def test_honest_activations_built_from_exp_and_log_pass():
+    @in_notebook
+    def softmax(x, dim=-1):
+        e = torch.exp(x - x.amax(dim, keepdim=True))
+        return e / e.sum(dim, keepdim=True)
+
+    torch.testing.assert_close(call(softmax, torch.tensor([[0.0, 0.0]])), torch.tensor([[0.5, 0.5]]))
+
+
 def test_an_honest_answer_passes_and_returns_its_result():
     @in_notebook
     def onehot(ids, V):

@@ -18,13 +18,13 @@ def _check(x: torch.Tensor, mask: torch.Tensor, what: str) -> torch.Tensor:
 def sum_pool(x: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
     """sum_i x_i over the real tokens of each row: ``[B, D]``."""
     real = _check(x, mask, "sum_pool")
-    return (x * real).sum(dim=1)
+    return x.masked_fill(~real, 0).sum(dim=1)
 
 
 def mean_pool(x: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
     """The average of each row's real tokens (the CBOW / averaged-embedding encoder): ``[B, D]``."""
     real = _check(x, mask, "mean_pool")
-    return (x * real).sum(dim=1) / real.sum(dim=1).to(x.dtype)
+    return x.masked_fill(~real, 0).sum(dim=1) / real.sum(dim=1).to(x.dtype)
 
 
 def max_pool(x: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
