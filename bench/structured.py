@@ -1,10 +1,13 @@
-"""Benchmark: the reference CTC loss against F.ctc_loss, forward and backward (the CRF rows come with chapter 10).
+"""Benchmark: the reference CTC loss against F.ctc_loss, and the reference linear-chain CRF against pytorch-crf.
 
     .venv/bin/python bench/structured.py [--device cuda|cpu] [--repeats 10]
 
-Shapes of the target: batch 32, 200 frames, 50 target symbols, 28 classes; float32.
-Prints milliseconds per forward+backward, the ratio to PyTorch (measured in the same run;
-target: within 10x) and the largest relative difference of the losses (target: 1e-5).
+CTC: batch 32, 200 frames, up to 50 target symbols, 28 classes; forward+backward (target: within
+10x of F.ctc_loss). CRF: batch 64, length 50 (padded rows too), 20 tags; NLL forward+backward and
+Viterbi decoding of the whole batch (target: at least as fast as pytorch-crf, a benchmark-only
+dependency: pip install -r bench/requirements.txt; its rows are skipped when it is missing).
+Float32; ratios are to the anchor measured in the same run; losses and paths must agree
+(largest relative difference of the losses, target 1e-5).
 """
 import argparse
 import sys
@@ -13,6 +16,7 @@ import time
 import torch
 from torch.nn import functional as F
 
+from seqmodels.structured.crf import crf_nll, crf_viterbi, crf_viterbi_batch
 from seqmodels.structured.ctc import ctc_loss
 from seqmodels.training import pick_device
 
@@ -29,14 +33,11 @@ def timed(fn, device: torch.device, repeats: int) -> tuple[float, torch.Tensor]:
     return (time.perf_counter() - start) / repeats * 1000, loss
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--device")
-    parser.add_argument("--repeats", type=int, default=10)
-    args = parser.parse_args()
-    device = pick_device(args.device)
-    if device.type == "cpu":
-        torch.set_num_threads(2)
+def row(name: str, ms: float, anchor_ms: float) -> str:
+    return f"{name:<34} {ms:>9.2f} {ms / anchor_ms:>9.2f}x"
+
+
+def bench_ctc(device: torch.device, repeats: int) -> None:
     g = torch.Generator().manual_seed(0)
     T, B, C, S = 200, 32, 28, 50
     logits = torch.randn(T, B, C, generator=g).to(device).requires_grad_(True)
@@ -52,14 +53,69 @@ def main() -> int:
             return loss.detach()
         return step
 
-    theirs_ms, theirs = timed(run(F.ctc_loss), device, args.repeats)
-    ours_ms, ours = timed(run(ctc_loss), device, args.repeats)
+    theirs_ms, theirs = timed(run(F.ctc_loss), device, repeats)
+    ours_ms, ours = timed(run(ctc_loss), device, repeats)
     difference = ((ours - theirs).abs() / theirs.abs()).max().item()
-    print(f"device: {device} | torch {torch.__version__} | T={T} B={B} S<={S} C={C}")
-    print(f"{'CTC loss, forward+backward':<28} {'ms':>9} {'vs F.ctc_loss':>14}")
-    print(f"{'F.ctc_loss':<28} {theirs_ms:>9.2f} {1.0:>13.2f}x")
-    print(f"{'seqmodels ctc_loss':<28} {ours_ms:>9.2f} {ours_ms / theirs_ms:>13.2f}x")
+    print(f"\nCTC: T={T} B={B} S<={S} C={C}")
+    print(f"{'forward+backward':<34} {'ms':>9} {'ratio':>10}")
+    print(row("F.ctc_loss (anchor)", theirs_ms, theirs_ms))
+    print(row("seqmodels ctc_loss", ours_ms, theirs_ms))
     print(f"largest relative difference of the losses: {difference:.2e}")
+
+
+def bench_crf(device: torch.device, repeats: int) -> None:
+    try:
+        from torchcrf import CRF
+    except ImportError:
+        print("\nCRF: skipped (pytorch-crf is not installed: pip install -r bench/requirements.txt)")
+        return
+    g = torch.Generator().manual_seed(0)
+    B, T, K = 64, 50, 20
+    crf = CRF(K, batch_first=True).to(device)
+    emissions = torch.randn(B, T, K, generator=g).to(device).requires_grad_(True)
+    tags = torch.randint(K, (B, T), generator=g).to(device)
+    lengths = torch.randint(T // 2, T + 1, (B,), generator=g)
+    lengths[0] = T
+    mask = (torch.arange(T) < lengths.unsqueeze(1)).to(device)
+    params = (crf.transitions, crf.start_transitions, crf.end_transitions)  # same conventions: [prev, cur]
+
+    def nll(loss_fn):
+        def step():
+            emissions.grad = None
+            loss = loss_fn()
+            loss.backward()
+            return loss.detach()
+        return step
+
+    theirs_ms, theirs = timed(nll(lambda: -crf(emissions, tags, mask, reduction="mean")), device, repeats)
+    ours_ms, ours = timed(nll(lambda: crf_nll(emissions, tags, mask, *params)), device, repeats)
+    with torch.no_grad():
+        decode_theirs_ms, _ = timed(lambda: crf.decode(emissions, mask), device, repeats)
+        decode_ours_ms, ours_paths = timed(lambda: crf_viterbi_batch(emissions, mask, *params), device, repeats)
+        one_by_one = [crf_viterbi(emissions[b, : int(n)], *params)[0] for b, n in enumerate(lengths)]
+        same_paths = crf.decode(emissions, mask) == ours_paths == one_by_one
+    print(f"\nCRF: B={B} T<={T} K={K}")
+    print(f"{'NLL forward+backward':<34} {'ms':>9} {'ratio':>10}")
+    print(row("pytorch-crf (anchor)", theirs_ms, theirs_ms))
+    print(row("seqmodels crf_nll", ours_ms, theirs_ms))
+    print(f"{'Viterbi, whole batch':<34} {'ms':>9} {'ratio':>10}")
+    print(row("pytorch-crf decode (anchor)", decode_theirs_ms, decode_theirs_ms))
+    print(row("seqmodels crf_viterbi_batch", decode_ours_ms, decode_theirs_ms))
+    print(f"relative difference of the losses: {abs(ours - theirs).item() / abs(theirs).item():.2e}; "
+          f"identical best paths: {same_paths}")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--device")
+    parser.add_argument("--repeats", type=int, default=10)
+    args = parser.parse_args()
+    device = pick_device(args.device)
+    if device.type == "cpu":
+        torch.set_num_threads(2)
+    print(f"device: {device} | torch {torch.__version__}")
+    bench_ctc(device, args.repeats)
+    bench_crf(device, args.repeats)
     return 0
 
 

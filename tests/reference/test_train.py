@@ -37,3 +37,9 @@ def test_an_unknown_task_is_refused_with_the_list(capsys):
     with pytest.raises(SystemExit):
         main(["translation"])
     assert "invalid choice" in capsys.readouterr().err
+
+
+def test_attention_learns_to_normalise_dates(capsys):
+    main(["dates-attention", "--device", "cpu"])  # the task's own number of epochs
+    line = [line for line in capsys.readouterr().out.splitlines() if line.startswith("dates-attention on cpu")][-1]
+    assert float(line.split("test_exact_match ")[1].split(",")[0]) > 0.9, line

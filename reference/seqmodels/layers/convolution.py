@@ -25,6 +25,17 @@ def max_over_time(h: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
     return h.masked_fill(~mask.to(torch.bool).unsqueeze(-1), float("-inf")).amax(dim=1)
 
 
+def char_cnn_word_vector(char_ids: torch.Tensor, E_char: torch.Tensor, filters: torch.Tensor,
+                         bias: torch.Tensor) -> torch.Tensor:
+    """A word's vector from its characters (Xiao Eq. 4.87, after Kim et al., 2016): embed the L characters,
+    convolve them with ``conv1d_same`` (so every character has one output), tanh, max over the characters.
+
+    char_ids [L], E_char [V, D], filters [F, r, D] (r odd), bias [F] -> [F].
+    """
+    h = torch.tanh(conv1d_same(E_char[char_ids].unsqueeze(0), filters, bias))  # [1, L, F]
+    return h.amax(dim=1).squeeze(0)
+
+
 def receptive_field(num_layers: int, r: int, stride: int = 1) -> int:
     """How many input positions one output of ``num_layers`` stacked convolutions sees (Fig. 4.8)."""
     field, jump = 1, 1

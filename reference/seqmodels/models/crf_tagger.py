@@ -7,7 +7,7 @@ import torch
 from torch import nn
 
 from seqmodels.models.tagger import Tagger
-from seqmodels.structured.crf import crf_nll, crf_viterbi
+from seqmodels.structured.crf import crf_nll, crf_viterbi_batch
 from seqmodels.training import at_least_float32
 
 
@@ -28,5 +28,4 @@ class CRFTagger(nn.Module):
 
     def decode(self, ids: torch.Tensor, mask: torch.Tensor) -> list[list[int]]:
         emissions = at_least_float32(self(ids, mask))
-        return [crf_viterbi(emissions[b, : int(n)], self.transitions, self.start, self.end)[0]
-                for b, n in enumerate(mask.sum(1))]
+        return crf_viterbi_batch(emissions, mask, self.transitions, self.start, self.end)

@@ -67,6 +67,29 @@ def crf_viterbi(emissions: torch.Tensor, transitions: torch.Tensor, start: torch
     return path[::-1], float(final.max())
 
 
+@torch.no_grad()
+def crf_viterbi_batch(emissions: torch.Tensor, mask: torch.Tensor, transitions: torch.Tensor, start: torch.Tensor,
+                      end: torch.Tensor) -> list[list[int]]:
+    """``crf_viterbi``'s best paths for a padded batch (emissions [B, T, K], mask [B, T]) at once: padded
+    steps keep each row's scores and point back to the same tag, so one backward pass serves every row."""
+    mask = mask.to(torch.bool)
+    B, T, K = emissions.shape
+    stay = torch.arange(K, device=emissions.device).expand(B, K)
+    best, back = start + emissions[:, 0], []
+    for i in range(1, T):
+        scores, previous = (best.unsqueeze(2) + transitions).max(dim=1)  # over prev: [B, K]
+        real = mask[:, i].unsqueeze(1)
+        best = torch.where(real, scores + emissions[:, i], best)
+        back.append(torch.where(real, previous, stay))
+    tag = (best + end).argmax(dim=1)
+    path = [tag]
+    for previous in reversed(back):
+        tag = previous.gather(1, tag.unsqueeze(1)).squeeze(1)
+        path.append(tag)
+    rows = torch.stack(path[::-1], dim=1).tolist()
+    return [row[:n] for row, n in zip(rows, mask.sum(1).tolist())]
+
+
 def hmm_viterbi(log_init: torch.Tensor, log_trans: torch.Tensor, log_emit: torch.Tensor) -> tuple[list[int], float]:
     """The most probable state sequence of an HMM (Eq. 4.78) and its log-probability: a CRF without an end score."""
     return crf_viterbi(log_emit, log_trans, log_init, torch.zeros_like(log_init))

@@ -1,9 +1,10 @@
-"""1-D convolution against F.conv1d; max over time against a loop; receptive fields against Fig. 4.8."""
+"""1-D convolution against F.conv1d; max over time against a loop; receptive fields against Fig. 4.8;
+the char-CNN word vector against F.embedding + F.conv1d + tanh + max."""
 import pytest
 import torch
 from torch.nn import functional as F
 
-from seqmodels.layers.convolution import conv1d_same, max_over_time, receptive_field
+from seqmodels.layers.convolution import char_cnn_word_vector, conv1d_same, max_over_time, receptive_field
 
 
 def test_conv1d_same_matches_pytorch():
@@ -24,3 +25,13 @@ def test_max_over_time_ignores_padding():
 def test_receptive_field_of_figure_4_8():
     assert receptive_field(3, 3) == 7 and receptive_field(1, 5) == 5
     assert receptive_field(2, 3, stride=2) == 7  # layer-1 outputs are 2 apart: 3 of them span 2 * 2 + 3 inputs
+
+
+@pytest.mark.parametrize("r", [1, 3, 5])
+def test_char_cnn_word_vector_is_eq_4_87_with_pytorch_layers(r):
+    g = torch.Generator().manual_seed(r)
+    E_char, filters, bias = (torch.randn(*s, dtype=torch.float64, generator=g) for s in ((9, 4), (6, r, 4), (6,)))
+    for word in ([3], [1, 2, 3, 4, 5, 6, 7], [8, 8]):
+        ids = torch.tensor(word)
+        conv = F.conv1d(F.embedding(ids, E_char).T.unsqueeze(0), filters.transpose(1, 2), bias, padding=(r - 1) // 2)
+        torch.testing.assert_close(char_cnn_word_vector(ids, E_char, filters, bias), torch.tanh(conv)[0].amax(dim=1))

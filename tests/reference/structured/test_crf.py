@@ -4,7 +4,8 @@ import itertools
 import pytest
 import torch
 
-from seqmodels.structured.crf import crf_log_partition, crf_nll, crf_score, crf_viterbi, hmm_viterbi
+from seqmodels.structured.crf import (crf_log_partition, crf_nll, crf_score, crf_viterbi, crf_viterbi_batch,
+                                      hmm_viterbi)
 
 
 def random_crf(T, K, seed=0):
@@ -77,3 +78,14 @@ def test_hmm_viterbi_maximises_the_joint_probability():
         log_trans[a, b] for a, b in zip(p, p[1:])) + sum(log_emit[i, s] for i, s in enumerate(p)))
     path, _ = hmm_viterbi(log_init, log_trans, log_emit)
     assert tuple(path) == best
+
+
+def test_batched_viterbi_gives_every_row_its_own_best_path(device):
+    g = torch.Generator().manual_seed(7)
+    B, T, K = 6, 9, 4
+    emissions = torch.randn(B, T, K, generator=g).to(device)
+    transitions, start, end = (torch.randn(*s, generator=g).to(device) for s in ((K, K), (K,), (K,)))
+    lengths = [9, 1, 5, 9, 2, 7]
+    mask = (torch.arange(T) < torch.tensor(lengths).unsqueeze(1)).to(device)
+    paths = crf_viterbi_batch(emissions, mask, transitions, start, end)
+    assert paths == [crf_viterbi(emissions[b, :n], transitions, start, end)[0] for b, n in enumerate(lengths)]

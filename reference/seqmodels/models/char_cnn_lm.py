@@ -1,0 +1,52 @@
+"""A language model over words that reads each word through its characters (Xiao Sec. 4.5.4, Eqs. 4.86-4.87;
+Kim et al., 2016): word vector x_i = max over characters of tanh(Conv(character embeddings)), filters of
+several widths concatenated, then an LSTM and a softmax over the word vocabulary.
+
+A word never seen in training still gets a vector from its spelling. ``hand_written=True`` runs the
+course's ``conv1d_same`` and ``lstm_encode``; otherwise ``F.conv1d`` and cuDNN's packed LSTM. Same outputs.
+"""
+import torch
+from torch import nn
+from torch.nn import functional as F
+
+from seqmodels.layers.convolution import conv1d_same, max_over_time
+from seqmodels.models.recurrent_layer import Recurrent
+from seqmodels.training import at_least_float32
+
+
+class CharCNNLM(nn.Module):
+    def __init__(self, char_vocab_size: int, word_vocab_size: int, *, char_dim: int = 16, widths=(1, 3, 5),
+                 filters: int = 32, hidden: int = 64, hand_written: bool = False):
+        super().__init__()
+        self.chars = nn.Embedding(char_vocab_size, char_dim, padding_idx=0)  # [PAD] characters embed to 0
+        self.filters = nn.ParameterList([nn.Parameter(torch.randn(filters, r, char_dim) / (r * char_dim) ** 0.5)
+                                         for r in widths])
+        self.biases = nn.ParameterList([nn.Parameter(torch.zeros(filters)) for _ in widths])
+        self.recurrent = Recurrent(filters * len(widths), hidden, cell="lstm", hand_written=hand_written)
+        self.out = nn.Linear(hidden, word_vocab_size)
+        self.hand_written = hand_written
+
+    def _convolve(self, x: torch.Tensor, filters: torch.Tensor, bias: torch.Tensor) -> torch.Tensor:
+        if self.hand_written:
+            return conv1d_same(x, filters, bias)
+        return F.conv1d(x.transpose(1, 2), filters.transpose(1, 2), bias,
+                        padding=(filters.shape[1] - 1) // 2).transpose(1, 2)
+
+    def word_vectors(self, char_ids: torch.Tensor) -> torch.Tensor:
+        """char_ids [B, L, C] (0 = [PAD]) -> x [B, L, F * len(widths)] (Eq. 4.87 for every word)."""
+        B, L, C = char_ids.shape
+        flat = char_ids.reshape(B * L, C)
+        real = flat != 0
+        real[:, 0] = True  # padding words have no characters; their vectors are masked out later
+        e = self.chars(flat)
+        pooled = [max_over_time(torch.tanh(self._convolve(e, f, b)), real) for f, b in zip(self.filters, self.biases)]
+        return torch.cat(pooled, dim=-1).view(B, L, -1)
+
+    def forward(self, char_ids: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+        """Next-word logits ``[B, L, V]`` (Eq. 4.86: p(w_{i+1} | h_i))."""
+        outputs, _ = self.recurrent(self.word_vectors(char_ids), mask)
+        return self.out(outputs)
+
+    def loss(self, char_ids: torch.Tensor, targets: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+        """Mean negative log-likelihood per real target word."""
+        return F.cross_entropy(at_least_float32(self(char_ids, mask))[mask], targets[mask])

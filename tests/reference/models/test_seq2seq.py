@@ -1,0 +1,41 @@
+"""The attention encoder-decoder: both paths agree; weights are a distribution over real source positions;
+greedy decoding stops at </s>; a few steps learn to copy."""
+import torch
+
+from seqmodels.models.seq2seq import AttentionSeq2Seq
+from seqmodels.text.batching import pad_batch
+
+SOURCE, SOURCE_MASK = pad_batch([[3, 4, 5, 6], [7, 8]])
+TARGET_IN, TARGET_MASK = pad_batch([[2, 4, 5], [2, 6]])
+
+
+def test_paths_agree(assert_paths_agree):
+    torch.manual_seed(0)
+    model = AttentionSeq2Seq(10, 9, dim=4, hidden=5, attention=3).double()
+    assert_paths_agree(model, SOURCE, SOURCE_MASK, TARGET_IN, TARGET_MASK, select=lambda out: out[0])
+
+
+def test_attention_weights_sum_to_one_over_real_source_tokens():
+    torch.manual_seed(0)
+    _, weights = AttentionSeq2Seq(10, 9, dim=4, hidden=5, attention=3)(SOURCE, SOURCE_MASK, TARGET_IN, TARGET_MASK)
+    torch.testing.assert_close(weights.sum(-1), torch.ones(2, 3))
+    assert (weights[1, :, 2:] == 0).all()
+
+
+def test_it_learns_to_copy_and_greedy_decoding_stops_at_eos():
+    torch.manual_seed(0)
+    bos, eos = 2, 3
+    sequences = [[4 + (i * 7 + j) % 5 for j in range(3)] for i in range(20)]
+    source, source_mask = pad_batch(sequences)
+    target_in, target_mask = pad_batch([[bos, *s] for s in sequences])
+    target_out, _ = pad_batch([[*s, eos] for s in sequences])
+    model = AttentionSeq2Seq(10, 10, dim=8, hidden=16, attention=8)
+    optimizer = torch.optim.Adam(model.parameters(), lr=0.02)
+    for _ in range(150):
+        loss = model.loss(source, source_mask, target_in, target_out, target_mask)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+    guesses, maps = model.greedy(source, source_mask, bos, eos, max_len=6)
+    assert sum(g == [*s, eos] for g, s in zip(guesses, sequences)) >= 18, guesses
+    assert maps.shape == (20, 6, 3)
