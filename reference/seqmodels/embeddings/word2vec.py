@@ -10,8 +10,10 @@ def skipgram_pairs(ids: list[int], window: int) -> list[tuple[int, int]]:
 
 
 def noise_distribution(counts: torch.Tensor, power: float = 0.75) -> torch.Tensor:
-    """``P_n(w) ∝ count(w)^power``: the unigram distribution flattened, so rare words are drawn more often."""
-    weights = counts.to(torch.float64).clamp(min=0) ** power
+    """``P_n(w) ∝ count(w)^power``: the unigram distribution flattened, so rare words are drawn more often.
+    A word never seen is never drawn, even at power 0 (where 0 ** 0 would be 1)."""
+    counts64 = counts.to(torch.float64)
+    weights = torch.where(counts64 > 0, counts64.clamp(min=0) ** power, 0.0)
     return (weights / weights.sum()).to(counts.dtype if counts.is_floating_point() else torch.float32)
 
 

@@ -7,20 +7,20 @@ import torch
 
 
 def _exp_of_minus_abs(x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-    """(x >= 0, exp(-|x|)): the branch taken and a z in (0, 1]; built with where, not abs, so that x = 0
+    """(x >= 0, exp(-abs(x))): the branch taken and a z in (0, 1]; built with where, not abs, so that x = 0
     gets the one-sided derivative of the branch it takes instead of abs's subgradient 0."""
     nonnegative = x >= 0
     return nonnegative, torch.exp(torch.where(nonnegative, -x, x))
 
 
 def sigmoid(x: torch.Tensor) -> torch.Tensor:
-    """1 / (1 + exp(-x)) elementwise: 1/(1+z) for x >= 0 and z/(1+z) below, z = exp(-|x|) <= 1."""
+    """1 / (1 + exp(-x)) elementwise: 1/(1+z) for x >= 0 and z/(1+z) below, z = exp(-abs(x)) <= 1."""
     nonnegative, z = _exp_of_minus_abs(x)
     return torch.where(nonnegative, 1 / (1 + z), z / (1 + z))
 
 
 def softplus(x: torch.Tensor) -> torch.Tensor:
-    """log(1 + exp(x)) elementwise, as max(x, 0) + log(1 + exp(-|x|)), whose exp never exceeds 1."""
+    """log(1 + exp(x)) elementwise, as max(x, 0) + log(1 + exp(-abs(x))), whose exp never exceeds 1."""
     nonnegative, z = _exp_of_minus_abs(x)
     return torch.where(nonnegative, x, torch.zeros_like(x)) + torch.log1p(z)
 

@@ -1,7 +1,12 @@
-"""Word vectors from skip-gram with negative sampling (chapter 03) on seqmodels.data.char_text's sentences."""
+"""Word vectors from skip-gram with negative sampling (chapter 03) on seqmodels.data.word_relations' sentences.
+
+Besides the loss, evaluation reports how many of the corpus's analogy questions (king - man + woman = queen,
+paris - france + italy = rome, ...) the centre vectors answer correctly.
+"""
 import torch
 
-from seqmodels.data.char_text import char_text
+from seqmodels.data.word_relations import analogy_questions, relation_corpus
+from seqmodels.embeddings.similarity import analogy
 from seqmodels.embeddings.word2vec import noise_distribution, skipgram_pairs
 from seqmodels.models.skipgram import SkipGram
 from seqmodels.tasks.base import Setup, Task
@@ -12,9 +17,8 @@ WINDOW, NEGATIVES = 2, 5
 
 
 def build(device: torch.device, hand_written: bool = False, seed: int = 0) -> Setup:
-    data = char_text(n=2000, seed=seed)
-    words = {split: [text.rstrip(".").split() for _, text in getattr(data, split)]
-             for split in ("train", "validation", "test")}
+    sentences = relation_corpus(n=10000, seed=seed)
+    words = {"train": sentences[:8000], "validation": sentences[8000:9000], "test": sentences[9000:]}
     vocab = build_vocab(words["train"])
     counts = torch.zeros(len(vocab))
     for sentence in words["train"]:
@@ -39,7 +43,10 @@ def build(device: torch.device, hand_written: bool = False, seed: int = 0) -> Se
         for batch in make_loader(pairs[split], 1024, lambda b: collate(b, fixed), shuffle=False):
             total += float(model(*to_device(batch, device))) * len(batch[0])
             count += len(batch[0])
-        return {f"{split}_loss": total / count}
+        questions = [q for q in analogy_questions() if all(w in vocab for w in q)]
+        E = model.E.weight.detach().float()
+        right = sum(analogy(a, b, c, E, vocab) == [d] for a, b, c, d in questions)
+        return {f"{split}_loss": total / count, f"{split}_analogy_accuracy": right / max(len(questions), 1)}
 
     model = SkipGram(len(vocab), 32, hand_written=hand_written)
     return Setup(model, step, make_loader(pairs["train"], 256, collate, seed=seed, device=device), evaluate)

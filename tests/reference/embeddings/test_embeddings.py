@@ -55,3 +55,9 @@ def test_glove_loss_matches_a_loop_over_observed_pairs():
     expected = sum(min(1.0, (X[i, j] / 100) ** 0.75) * (W[i] @ Wc[j] + b[i] + bc[j] - math.log(X[i, j])) ** 2
                    for i in range(3) for j in range(3) if X[i, j] > 0)
     assert glove_loss(W, Wc, b, bc, X).item() == pytest.approx(float(expected), rel=1e-12)
+
+
+def test_unseen_words_are_never_noise_even_at_power_zero():
+    from seqmodels.embeddings.word2vec import noise_distribution
+    torch.testing.assert_close(noise_distribution(torch.tensor([0.0, 2.0, 8.0]), power=0.0),
+                               torch.tensor([0.0, 0.5, 0.5]))
