@@ -22,6 +22,7 @@ from grading.course import REPO, SOLUTIONS, chapters
 PAGES = REPO / "book" / "chapters"
 CACHE = REPO / "_build" / "executed"
 CODE_STUB = {"python": "# YOUR CODE HERE\nraise NotImplementedError()"}
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 
 
 def _fingerprint(notebook: Path) -> str:
@@ -60,6 +61,9 @@ def page(notebook: Path) -> nbformat.NotebookNode:
     nb, resources = ClearHiddenTests().preprocess(nb, resources)
     for cell in nb.cells:
         cell.metadata.pop("nbgrader", None)
+        if "outputs" in cell:  # live widgets (tqdm's bars) need a kernel and a CDN; the epoch lines remain
+            cell.outputs = [o for o in cell.outputs if WIDGET_VIEW not in o.get("data", {})]
+    nb.metadata.pop("widgets", None)
     return nb
 
 
