@@ -91,7 +91,7 @@ def bench_crf(device: torch.device, repeats: int) -> None:
     ours_ms, ours = timed(nll(lambda: crf_nll(emissions, tags, mask, *params)), device, repeats)
     with torch.no_grad():
         decode_theirs_ms, _ = timed(lambda: crf.decode(emissions, mask), device, repeats)
-        decode_ours_ms, ours_paths = timed(lambda: crf_viterbi_batch(emissions, mask, *params), device, repeats)
+        decode_ours_ms, (ours_paths, _) = timed(lambda: crf_viterbi_batch(emissions, mask, *params), device, repeats)
         one_by_one = [crf_viterbi(emissions[b, : int(n)], *params)[0] for b, n in enumerate(lengths)]
         same_paths = crf.decode(emissions, mask) == ours_paths == one_by_one
     print(f"\nCRF: B={B} T<={T} K={K}")

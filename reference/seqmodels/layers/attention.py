@@ -9,8 +9,15 @@ import torch
 def additive_attention(query: torch.Tensor, keys: torch.Tensor, mask: torch.Tensor, W_q: torch.Tensor,
                        W_k: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
     """query [B, Hd], keys [B, L, He], mask [B, L] (True on real keys), W_q [A, Hd], W_k [A, He], v [A]
-    -> (context [B, He], weights [B, L]); padded keys get weight exactly 0."""
-    hidden = torch.tanh((query @ W_q.T).unsqueeze(1) + keys @ W_k.T)  # [B, L, A]
-    scores = (hidden @ v).masked_fill(~mask.to(torch.bool), float("-inf"))  # [B, L]
+    -> (context [B, He], weights [B, L]); padded keys get weight exactly 0.
+
+    Several queries per row (query [B, T, Hd], every decoder step at once) give [B, T, He] and [B, T, L]:
+    the keys are projected once and broadcast over the queries.
+    """
+    extra = (1,) * (query.dim() - 2)  # the queries' extra axes, between B and L
+    B, L, _ = keys.shape
+    projected_keys = (keys @ W_k.T).view(B, *extra, L, -1)
+    hidden = torch.tanh((query @ W_q.T).unsqueeze(-2) + projected_keys)  # [B, ..., L, A]
+    scores = (hidden @ v).masked_fill(~mask.to(torch.bool).view(B, *extra, L), float("-inf"))  # [B, ..., L]
     weights = torch.softmax(scores, dim=-1)
-    return (weights.unsqueeze(-1) * keys).sum(dim=1), weights
+    return (weights.unsqueeze(-1) * keys.view(B, *extra, L, -1)).sum(dim=-2), weights

@@ -9,7 +9,7 @@ import torch
 from torch import nn
 from torch.nn import functional as F
 
-from seqmodels.layers.convolution import conv1d_same, max_over_time
+from seqmodels.models.filter_bank import FilterBank
 from seqmodels.models.recurrent_layer import Recurrent
 from seqmodels.training import at_least_float32
 
@@ -19,18 +19,10 @@ class CharCNNLM(nn.Module):
                  filters: int = 32, hidden: int = 64, hand_written: bool = False):
         super().__init__()
         self.chars = nn.Embedding(char_vocab_size, char_dim, padding_idx=0)  # [PAD] characters embed to 0
-        self.filters = nn.ParameterList([nn.Parameter(torch.randn(filters, r, char_dim) / (r * char_dim) ** 0.5)
-                                         for r in widths])
-        self.biases = nn.ParameterList([nn.Parameter(torch.zeros(filters)) for _ in widths])
-        self.recurrent = Recurrent(filters * len(widths), hidden, cell="lstm", hand_written=hand_written)
+        self.spelling = FilterBank(char_dim, widths=widths, filters=filters, activation=torch.tanh,
+                                   hand_written=hand_written)
+        self.recurrent = Recurrent(self.spelling.size, hidden, cell="lstm", hand_written=hand_written)
         self.out = nn.Linear(hidden, word_vocab_size)
-        self.hand_written = hand_written
-
-    def _convolve(self, x: torch.Tensor, filters: torch.Tensor, bias: torch.Tensor) -> torch.Tensor:
-        if self.hand_written:
-            return conv1d_same(x, filters, bias)
-        return F.conv1d(x.transpose(1, 2), filters.transpose(1, 2), bias,
-                        padding=(filters.shape[1] - 1) // 2).transpose(1, 2)
 
     def word_vectors(self, char_ids: torch.Tensor) -> torch.Tensor:
         """char_ids [B, L, C] (0 = [PAD]) -> x [B, L, F * len(widths)] (Eq. 4.87 for every word)."""
@@ -38,10 +30,7 @@ class CharCNNLM(nn.Module):
         flat = char_ids.reshape(B * L, C)
         real = flat != 0
         real[:, 0] = True  # padding words have no characters; their vectors are masked out later
-        e = self.chars(flat)
-        pooled = [max_over_time(torch.tanh(self._convolve(e, f, b)), real) for f, b in zip(self.filters, self.biases)]
-        return torch.cat(pooled, dim=-1).view(B, L, -1)
-
+        return self.spelling(self.chars(flat), real).view(B, L, -1)
     def forward(self, char_ids: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
         """Next-word logits ``[B, L, V]`` (Eq. 4.86: p(w_{i+1} | h_i))."""
         outputs, _ = self.recurrent(self.word_vectors(char_ids), mask)

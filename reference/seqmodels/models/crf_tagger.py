@@ -28,4 +28,4 @@ class CRFTagger(nn.Module):
 
     def decode(self, ids: torch.Tensor, mask: torch.Tensor) -> list[list[int]]:
         emissions = at_least_float32(self(ids, mask))
-        return crf_viterbi_batch(emissions, mask, self.transitions, self.start, self.end)
+        return crf_viterbi_batch(emissions, mask, self.transitions, self.start, self.end)[0]

@@ -5,8 +5,8 @@ target prefix (teacher forcing in training, its own guesses when decoding); at e
 queries the keys with ``additive_attention`` and predicts the next token from [state; context].
 
 ``hand_written=True``: the course's ``bilstm_encode``/``lstm_encode`` loops and one
-``additive_attention`` call per step. Otherwise cuDNN's packed LSTMs and every step's attention as one
-batched computation (the same formula, broadcast over steps). Same outputs.
+``additive_attention`` call per step. Otherwise cuDNN's packed LSTMs and one ``additive_attention``
+call for every step at once (the keys projected once). Same outputs.
 """
 import torch
 from torch import nn
@@ -42,10 +42,7 @@ class AttentionSeq2Seq(nn.Module):
             steps = [additive_attention(states[:, t], keys, source_mask, self.W_q, self.W_k, self.v)
                      for t in range(states.shape[1])]
             return torch.stack([c for c, _ in steps], dim=1), torch.stack([w for _, w in steps], dim=1)
-        hidden = torch.tanh((states @ self.W_q.T).unsqueeze(2) + (keys @ self.W_k.T).unsqueeze(1))  # [B, T, Ls, A]
-        scores = (hidden @ self.v).masked_fill(~source_mask.unsqueeze(1), float("-inf"))
-        weights = torch.softmax(scores, dim=-1)
-        return weights @ keys, weights
+        return additive_attention(states, keys, source_mask, self.W_q, self.W_k, self.v)
 
     def _logits(self, states, keys, source_mask):
         contexts, weights = self.attend(states, keys, source_mask)

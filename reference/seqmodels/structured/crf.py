@@ -47,31 +47,12 @@ def crf_nll(emissions: torch.Tensor, tags: torch.Tensor, mask: torch.Tensor, tra
             - _gold_scores(emissions, tags, mask, transitions, start, end)).mean()
 
 
-@torch.no_grad()  # decoding: a path and a number, nothing to differentiate
-def crf_viterbi(emissions: torch.Tensor, transitions: torch.Tensor, start: torch.Tensor,
-                end: torch.Tensor) -> tuple[list[int], float]:
-    """The best tag sequence of one sentence (emissions [T, K]) and its score."""
-    best = start + emissions[0]
-    back = []
-    for i in range(1, emissions.shape[0]):
-        scores = best.unsqueeze(1) + transitions  # [prev, cur]
-        best, previous = scores.max(dim=0)
-        best = best + emissions[i]
-        back.append(previous)
-    final = best + end
-    tag = int(final.argmax())
-    path = [tag]
-    for previous in reversed(back):
-        tag = int(previous[tag])
-        path.append(tag)
-    return path[::-1], float(final.max())
-
-
-@torch.no_grad()
+@torch.no_grad()  # decoding: paths and numbers, nothing to differentiate
 def crf_viterbi_batch(emissions: torch.Tensor, mask: torch.Tensor, transitions: torch.Tensor, start: torch.Tensor,
-                      end: torch.Tensor) -> list[list[int]]:
-    """``crf_viterbi``'s best paths for a padded batch (emissions [B, T, K], mask [B, T]) at once: padded
-    steps keep each row's scores and point back to the same tag, so one backward pass serves every row."""
+                      end: torch.Tensor) -> tuple[list[list[int]], list[float]]:
+    """The best tag sequence of every sentence of a padded batch (emissions [B, T, K], mask [B, T]) and its
+    score. Padded steps keep each row's scores and point back to the same tag, so one backward pass serves
+    every row."""
     mask = mask.to(torch.bool)
     B, T, K = emissions.shape
     stay = torch.arange(K, device=emissions.device).expand(B, K)
@@ -81,13 +62,21 @@ def crf_viterbi_batch(emissions: torch.Tensor, mask: torch.Tensor, transitions: 
         real = mask[:, i].unsqueeze(1)
         best = torch.where(real, scores + emissions[:, i], best)
         back.append(torch.where(real, previous, stay))
-    tag = (best + end).argmax(dim=1)
+    final, tag = (best + end).max(dim=1)
     path = [tag]
     for previous in reversed(back):
         tag = previous.gather(1, tag.unsqueeze(1)).squeeze(1)
         path.append(tag)
     rows = torch.stack(path[::-1], dim=1).tolist()
-    return [row[:n] for row, n in zip(rows, mask.sum(1).tolist())]
+    return [row[:n] for row, n in zip(rows, mask.sum(1).tolist())], final.tolist()
+
+
+def crf_viterbi(emissions: torch.Tensor, transitions: torch.Tensor, start: torch.Tensor,
+                end: torch.Tensor) -> tuple[list[int], float]:
+    """The best tag sequence of one sentence (emissions [T, K]) and its score."""
+    paths, scores = crf_viterbi_batch(emissions.unsqueeze(0), emissions.new_ones(1, emissions.shape[0], dtype=torch.bool),
+                                      transitions, start, end)
+    return paths[0], scores[0]
 
 
 def hmm_viterbi(log_init: torch.Tensor, log_trans: torch.Tensor, log_emit: torch.Tensor) -> tuple[list[int], float]:

@@ -16,9 +16,10 @@ BOS, EOS = "<s>", "</s>"
 SPECIALS = ("[PAD]", "[UNK]", BOS, EOS)
 
 
-def _language_model(examples: dict[str, list[list[str]]], encode_inputs, model, device, seed: int) -> Setup:
-    """Train ``model.loss(inputs, targets, mask)`` on token lists: inputs <s> t_1..t_n, targets t_1..t_n </s>."""
-    vocab = build_vocab(examples["train"], specials=SPECIALS)
+def _language_model(examples: dict[str, list[list[str]]], vocab: dict[str, int], encode_inputs, model, device,
+                    seed: int) -> Setup:
+    """Train ``model.loss(inputs, targets, mask)`` on token lists: inputs <s> t_1..t_n, targets t_1..t_n </s>
+    (targets encoded with ``vocab``, inputs by ``encode_inputs(sequences, length)``)."""
 
     def collate(sequences):
         targets, mask = pad_batch([encode([*s, EOS], vocab) for s in sequences])
@@ -37,7 +38,7 @@ def _language_model(examples: dict[str, list[list[str]]], encode_inputs, model, 
             total, count = total + model.loss(inputs, targets, mask).item() * tokens, count + tokens
         return {f"{split}_perplexity": math.exp(total / count)}
 
-    return Setup(model(vocab), step, make_loader(examples["train"], 32, collate, seed=seed, device=device), evaluate)
+    return Setup(model, step, make_loader(examples["train"], 32, collate, seed=seed, device=device), evaluate)
 
 
 def build_char_lm(device: torch.device, hand_written: bool = False, seed: int = 0) -> Setup:
@@ -48,8 +49,8 @@ def build_char_lm(device: torch.device, hand_written: bool = False, seed: int = 
     def encode_inputs(sequences, _length):
         return pad_batch([encode(s, vocab) for s in sequences])[0]
 
-    return _language_model(examples, encode_inputs,
-                           lambda v: RecurrentLM(len(v), 24, 96, cell="lstm", hand_written=hand_written), device, seed)
+    model = RecurrentLM(len(vocab), 24, 96, cell="lstm", hand_written=hand_written)
+    return _language_model(examples, vocab, encode_inputs, model, device, seed)
 
 
 def build_char_cnn_lm(device: torch.device, hand_written: bool = False, seed: int = 0) -> Setup:
@@ -67,8 +68,9 @@ def build_char_cnn_lm(device: torch.device, hand_written: bool = False, seed: in
                 ids[b, i, : len(word)] = torch.tensor(encode(list(word), chars))
         return ids
 
-    return _language_model(examples, encode_inputs,
-                           lambda v: CharCNNLM(len(chars), len(v), hand_written=hand_written), device, seed)
+    words = build_vocab(examples["train"], specials=SPECIALS)
+    model = CharCNNLM(len(chars), len(words), hand_written=hand_written)
+    return _language_model(examples, words, encode_inputs, model, device, seed)
 
 
 LANGUAGE_MODELS = [

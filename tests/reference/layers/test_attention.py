@@ -40,3 +40,15 @@ def test_padding_values_never_reach_the_context():
     poisoned[0, 2] = 1e6
     torch.testing.assert_close(additive_attention(query, poisoned, mask, *params)[0],
                                additive_attention(query, keys, mask, *params)[0])
+
+
+def test_several_queries_per_row_are_each_attended_as_one_query():
+    g = torch.Generator().manual_seed(2)
+    queries, keys = torch.randn(2, 4, 3, generator=g), torch.randn(2, 5, 6, generator=g)
+    mask = torch.tensor([[1, 1, 1, 0, 0], [1, 1, 1, 1, 1]], dtype=torch.bool)
+    params = (torch.randn(7, 3, generator=g), torch.randn(7, 6, generator=g), torch.randn(7, generator=g))
+    context, weights = additive_attention(queries, keys, mask, *params)
+    for t in range(4):
+        one_context, one_weights = additive_attention(queries[:, t], keys, mask, *params)
+        torch.testing.assert_close(context[:, t], one_context)
+        torch.testing.assert_close(weights[:, t], one_weights)

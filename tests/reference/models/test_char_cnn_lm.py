@@ -19,7 +19,7 @@ def test_each_word_vector_is_the_max_of_tanh_conv_over_its_own_characters():
     vectors = model.word_vectors(CHARS)
     word = CHARS[0, 0, :3]  # "3 4 5" without its padding
     expected = torch.cat([char_cnn_word_vector(word, model.chars.weight, f, b)
-                          for f, b in zip(model.filters, model.biases)])
+                          for f, b in zip(model.spelling.filters, model.spelling.biases)])
     torch.testing.assert_close(vectors[0, 0], expected)
 
 

@@ -87,5 +87,7 @@ def test_batched_viterbi_gives_every_row_its_own_best_path(device):
     transitions, start, end = (torch.randn(*s, generator=g).to(device) for s in ((K, K), (K,), (K,)))
     lengths = [9, 1, 5, 9, 2, 7]
     mask = (torch.arange(T) < torch.tensor(lengths).unsqueeze(1)).to(device)
-    paths = crf_viterbi_batch(emissions, mask, transitions, start, end)
-    assert paths == [crf_viterbi(emissions[b, :n], transitions, start, end)[0] for b, n in enumerate(lengths)]
+    paths, scores = crf_viterbi_batch(emissions, mask, transitions, start, end)
+    one_by_one = [crf_viterbi(emissions[b, :n], transitions, start, end) for b, n in enumerate(lengths)]
+    assert paths == [path for path, _ in one_by_one]
+    assert scores == pytest.approx([score for _, score in one_by_one])
