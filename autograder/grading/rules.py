@@ -29,4 +29,14 @@ FORBIDDEN: dict[str, tuple[str, ...]] = {
     # 03 Learning word embeddings
     "cosine_similarity": ("torch.nn.functional.cosine_similarity", "torch.cosine_similarity",
                           "torch.nn.CosineSimilarity"),
+    # 04 Recurrent networks
+    "clip_grad_norm": ("torch.nn.utils.clip_grad_norm_", "torch.nn.utils.clip_grad_norm",
+                       "torch.nn.utils.get_total_norm", "torch.nn.utils.clip_grads_with_norm_"),
+    # 05 Gated recurrent units: LSTM and GRU
+    # 06 Bidirectional and deep RNNs
+    # 07 Convolutional sequence models
+    # 08 Positional encoding
+    # 09 Connectionist temporal classification
+    # 10 Sequence labelling with CRFs
+    # 11 Sequence-to-sequence models and attention
 }

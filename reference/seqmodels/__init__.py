@@ -9,9 +9,16 @@ from seqmodels.embeddings.glove import glove_loss
 from seqmodels.embeddings.similarity import analogy, cosine_similarity, most_similar
 from seqmodels.embeddings.word2vec import negative_sampling_loss, noise_distribution, skipgram_pairs
 from seqmodels.layers.activations import log_softmax, sigmoid, softmax, softplus
+from seqmodels.layers.attention import additive_attention
+from seqmodels.layers.bidirectional import bilstm_encode, reverse_padded
+from seqmodels.layers.convolution import char_cnn_word_vector, conv1d_same, max_over_time, receptive_field
 from seqmodels.layers.embedding import embed, onehot
+from seqmodels.layers.gated import gate_update, gru_step, lstm_encode, lstm_step
 from seqmodels.layers.linear import ffnn, linear
 from seqmodels.layers.pooling import max_pool, mean_pool, sum_pool
+from seqmodels.layers.recurrent import rnn_encode, rnn_step
+from seqmodels.structured.crf import crf_log_partition, crf_nll, crf_score, crf_viterbi, hmm_viterbi
+from seqmodels.structured.ctc import ctc_alpha, ctc_collapse, ctc_extend, ctc_greedy_decode, ctc_loss
 from seqmodels.text.batching import pad_batch
 from seqmodels.text.vocab import PAD, UNK, build_vocab, decode, encode
 
@@ -23,4 +30,19 @@ __all__ = [
     # 03 Learning word embeddings
     "analogy", "cosine_similarity", "glove_loss", "most_similar", "negative_sampling_loss", "noise_distribution",
     "skipgram_pairs",
+    # 04 Recurrent networks
+    "rnn_encode", "rnn_step",
+    # 05 Gated recurrent units: LSTM and GRU
+    "gate_update", "gru_step", "lstm_encode", "lstm_step",
+    # 06 Bidirectional and deep RNNs
+    "bilstm_encode", "reverse_padded",
+    # 07 Convolutional sequence models
+    "char_cnn_word_vector", "conv1d_same", "max_over_time", "receptive_field",
+    # 08 Positional encoding
+    # 09 Connectionist temporal classification
+    "ctc_alpha", "ctc_collapse", "ctc_extend", "ctc_greedy_decode", "ctc_loss",
+    # 10 Sequence labelling with CRFs
+    "crf_log_partition", "crf_nll", "crf_score", "crf_viterbi", "hmm_viterbi",
+    # 11 Sequence-to-sequence models and attention
+    "additive_attention",
 ]
