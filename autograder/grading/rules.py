@@ -10,6 +10,12 @@ _LINEAR = ("torch.nn.functional.linear", "torch.nn.Linear", "torch.addmm")
 _LOGSUMEXP = ("torch.logsumexp", "torch.Tensor.logsumexp", "torch.special.logsumexp")
 _LOG_SOFTMAX = ("torch.log_softmax", "torch.Tensor.log_softmax", "torch.nn.functional.log_softmax",
                 "torch.special.log_softmax", "torch.nn.LogSoftmax")
+_ATTENTION = ("torch.nn.functional.scaled_dot_product_attention", "torch.nn.MultiheadAttention",
+              "torch.nn.functional.multi_head_attention_forward", "torch._native_multi_head_attention")
+_LAYER_NORM = ("torch.nn.functional.layer_norm", "torch.layer_norm", "torch.native_layer_norm", "torch.nn.LayerNorm")
+
+_LSTM = ("torch.nn.LSTM", "torch.nn.LSTMCell", "torch.lstm", "torch.lstm_cell", "torch.quantized_lstm_cell",
+         "torch._lstm_mps")  # chapter 05
 
 FORBIDDEN: dict[str, tuple[str, ...]] = {
     # 01 From tokens to vectors
@@ -29,14 +35,59 @@ FORBIDDEN: dict[str, tuple[str, ...]] = {
     # 03 Learning word embeddings
     "cosine_similarity": ("torch.nn.functional.cosine_similarity", "torch.cosine_similarity",
                           "torch.nn.CosineSimilarity"),
-    # 04 Recurrent networks
+    # 04 Recurrent networks (a loss/softmax that the student's own log-sum-exp must replace; PyTorch's RNN cells)
+    "rnn_step": ("torch.nn.RNNCell", "torch.rnn_tanh_cell", "torch.nn.RNN", "torch.rnn_tanh"),
+    "rnn_encode": ("torch.nn.RNNCell", "torch.rnn_tanh_cell", "torch.nn.RNN", "torch.rnn_tanh"),
+    "sequence_nll": ("torch.nn.functional.cross_entropy", "torch.nn.functional.nll_loss", "torch.nn.CrossEntropyLoss",
+                     "torch.nn.NLLLoss", *_LOG_SOFTMAX),
+    "perplexity": ("torch.nn.functional.cross_entropy", "torch.nn.functional.nll_loss", "torch.nn.CrossEntropyLoss",
+                   "torch.nn.NLLLoss", *_LOG_SOFTMAX),
+    "temperature_softmax": ("torch.softmax", "torch.Tensor.softmax", "torch.nn.functional.softmax",
+                            "torch.special.softmax", "torch.nn.Softmax", *_LOG_SOFTMAX, *_LOGSUMEXP),
     "clip_grad_norm": ("torch.nn.utils.clip_grad_norm_", "torch.nn.utils.clip_grad_norm",
                        "torch.nn.utils.get_total_norm", "torch.nn.utils.clip_grads_with_norm_"),
-    # 05 Gated recurrent units: LSTM and GRU
-    # 06 Bidirectional and deep RNNs
-    # 07 Convolutional sequence models
+    # 05 Gated recurrent units: LSTM and GRU (torch._VF.* are these same builtins; lerp is gate_update in one call)
+    "gate_update": ("torch.lerp", "torch.Tensor.lerp", "torch.Tensor.lerp_"),
+    "lstm_step": _LSTM,
+    "gru_step": ("torch.nn.GRU", "torch.nn.GRUCell", "torch.gru", "torch.gru_cell", "torch.quantized_gru_cell"),
+    "lstm_encode": _LSTM,
+    # constructing a layer and counting its parameters is the shortcut (RNNBase/RNNCellBase: every such layer)
+    "count_parameters": ("torch.nn.RNN", "torch.nn.LSTM", "torch.nn.GRU", "torch.nn.RNNBase", "torch.nn.RNNCell",
+                         "torch.nn.LSTMCell", "torch.nn.GRUCell", "torch.nn.RNNCellBase"),
+    # 06 Bidirectional and deep RNNs (reverse_padded and stack have no one-call shortcut; flip is allowed)
+    "bilstm_encode": _LSTM,
+    # 07 Convolutional sequence models (F.convNd is torch.convNd; unfold cuts out every window in one call;
+    # the max-pool layers are the one-call shortcut for pooling over time)
+    "conv2d": ("torch.nn.functional.conv1d", "torch.nn.functional.conv2d", "torch.nn.functional.conv3d",
+               "torch.nn.functional.conv_transpose1d", "torch.nn.functional.conv_transpose2d", "torch.convolution",
+               "torch.nn.Conv1d", "torch.nn.Conv2d", "torch.nn.Conv3d", "torch.nn.ConvTranspose1d",
+               "torch.nn.ConvTranspose2d", "torch.nn.functional.unfold", "torch.Tensor.unfold", "torch.nn.Unfold"),
+    "conv1d_same": ("torch.nn.functional.conv1d", "torch.nn.functional.conv2d", "torch.nn.functional.conv3d",
+                    "torch.nn.functional.conv_transpose1d", "torch.nn.functional.conv_transpose2d",
+                    "torch.convolution", "torch.nn.Conv1d", "torch.nn.Conv2d", "torch.nn.Conv3d",
+                    "torch.nn.ConvTranspose1d", "torch.nn.ConvTranspose2d"),
+    "max_over_time": ("torch.nn.functional.max_pool1d", "torch.nn.functional.adaptive_max_pool1d",
+                      "torch.max_pool1d", "torch.adaptive_max_pool1d", "torch.nn.MaxPool1d",
+                      "torch.nn.AdaptiveMaxPool1d"),
+    "char_cnn_word_vector": ("torch.nn.functional.conv1d", "torch.nn.functional.conv2d",
+                             "torch.nn.functional.conv3d", "torch.nn.functional.conv_transpose1d",
+                             "torch.nn.functional.conv_transpose2d", "torch.convolution", "torch.nn.Conv1d",
+                             "torch.nn.Conv2d", "torch.nn.Conv3d", "torch.nn.ConvTranspose1d",
+                             "torch.nn.ConvTranspose2d", "torch.nn.functional.max_pool1d",
+                             "torch.nn.functional.adaptive_max_pool1d", "torch.max_pool1d",
+                             "torch.adaptive_max_pool1d", "torch.nn.MaxPool1d", "torch.nn.AdaptiveMaxPool1d"),
     # 08 Positional encoding
+    # (no PyTorch call computes the encodings; the pairwise-distance one-liner is the shortcut to forbid)
+    "relative_distances": ("torch.cdist",),
     # 09 Connectionist temporal classification
-    # 10 Sequence labelling with CRFs
+    # (the loss and its forward variables; collapsing and best-path decoding have no one-call shortcut)
+    "ctc_alpha": ("torch.nn.functional.ctc_loss", "torch.nn.CTCLoss", "torch.ctc_loss", "torch._ctc_loss"),
+    "ctc_loss": ("torch.nn.functional.ctc_loss", "torch.nn.CTCLoss", "torch.ctc_loss", "torch._ctc_loss"),
+    # 10 Sequence labelling with CRFs (logsumexp and max are building blocks here; pytorch-crf's module is the shortcut)
+    **{name: ("torchcrf.CRF",) for name in ("hmm_viterbi", "crf_score", "crf_log_partition", "crf_nll", "crf_viterbi")},
     # 11 Sequence-to-sequence models and attention
+    "scaled_dot_product_attention": _ATTENTION,
+    "multi_head_attention": _ATTENTION,
+    "layer_norm": _LAYER_NORM,
+    "add_and_norm": _LAYER_NORM,
 }

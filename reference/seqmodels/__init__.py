@@ -2,25 +2,38 @@
 
 Every graded function of the syllabus lives here under the name the syllabus gives
 it, in a module named after the concept it implements, and is re-exported here
-(``seqmodels.mean_pool``). The chapter notebooks import their helpers from this
+(``seqmodels.mean_pool``), as is the one algorithm a chapter shows without grading it
+(``ctc_prefix_beam_search``). The chapter notebooks import their helpers from this
 package; the autograder compares student answers with it.
 """
+from seqmodels.decoding.search import beam_search, greedy_decode
 from seqmodels.embeddings.glove import glove_loss
 from seqmodels.embeddings.similarity import analogy, cosine_similarity, most_similar
 from seqmodels.embeddings.word2vec import negative_sampling_loss, noise_distribution, skipgram_pairs
 from seqmodels.layers.activations import log_softmax, sigmoid, softmax, softplus
-from seqmodels.layers.attention import additive_attention
+from seqmodels.layers.attention import additive_attention, multi_head_attention, scaled_dot_product_attention
 from seqmodels.layers.bidirectional import bilstm_encode, reverse_padded
-from seqmodels.layers.convolution import char_cnn_word_vector, conv1d_same, max_over_time, receptive_field
+from seqmodels.layers.convolution import char_cnn_word_vector, conv1d_same, conv2d, max_over_time, receptive_field
 from seqmodels.layers.embedding import embed, onehot
 from seqmodels.layers.gated import gate_update, gru_step, lstm_encode, lstm_step
 from seqmodels.layers.linear import ffnn, linear
+from seqmodels.layers.normalization import add_and_norm, layer_norm
+from seqmodels.layers.parameters import count_parameters
 from seqmodels.layers.pooling import max_pool, mean_pool, sum_pool
+from seqmodels.layers.positional import (add_positions, binary_pe, offset_pe, pe_shift_matrix, relative_distances,
+                                         sinusoidal_pe)
 from seqmodels.layers.recurrent import rnn_encode, rnn_step
+from seqmodels.layers.sampling import temperature_softmax
+from seqmodels.layers.stacking import stack
+from seqmodels.metrics.bleu import bleu
 from seqmodels.structured.crf import crf_log_partition, crf_nll, crf_score, crf_viterbi, hmm_viterbi
-from seqmodels.structured.ctc import ctc_alpha, ctc_collapse, ctc_extend, ctc_greedy_decode, ctc_loss
+from seqmodels.structured.ctc import (ctc_alpha, ctc_collapse, ctc_extend, ctc_greedy_decode, ctc_loss,
+                                     ctc_prefix_beam_search)
 from seqmodels.text.batching import pad_batch
+from seqmodels.text.lm_pairs import lm_pairs
 from seqmodels.text.vocab import PAD, UNK, build_vocab, decode, encode
+from seqmodels.training.clipping import clip_grad_norm
+from seqmodels.training.losses import perplexity, sequence_nll
 
 __all__ = [
     # 01 From tokens to vectors
@@ -31,18 +44,20 @@ __all__ = [
     "analogy", "cosine_similarity", "glove_loss", "most_similar", "negative_sampling_loss", "noise_distribution",
     "skipgram_pairs",
     # 04 Recurrent networks
-    "rnn_encode", "rnn_step",
+    "clip_grad_norm", "lm_pairs", "perplexity", "rnn_encode", "rnn_step", "sequence_nll", "temperature_softmax",
     # 05 Gated recurrent units: LSTM and GRU
-    "gate_update", "gru_step", "lstm_encode", "lstm_step",
+    "count_parameters", "gate_update", "gru_step", "lstm_encode", "lstm_step",
     # 06 Bidirectional and deep RNNs
-    "bilstm_encode", "reverse_padded",
+    "bilstm_encode", "reverse_padded", "stack",
     # 07 Convolutional sequence models
-    "char_cnn_word_vector", "conv1d_same", "max_over_time", "receptive_field",
+    "char_cnn_word_vector", "conv1d_same", "conv2d", "max_over_time", "receptive_field",
     # 08 Positional encoding
+    "add_positions", "binary_pe", "offset_pe", "pe_shift_matrix", "relative_distances", "sinusoidal_pe",
     # 09 Connectionist temporal classification
-    "ctc_alpha", "ctc_collapse", "ctc_extend", "ctc_greedy_decode", "ctc_loss",
+    "ctc_alpha", "ctc_collapse", "ctc_extend", "ctc_greedy_decode", "ctc_loss", "ctc_prefix_beam_search",
     # 10 Sequence labelling with CRFs
     "crf_log_partition", "crf_nll", "crf_score", "crf_viterbi", "hmm_viterbi",
     # 11 Sequence-to-sequence models and attention
-    "additive_attention",
+    "add_and_norm", "additive_attention", "beam_search", "bleu", "greedy_decode", "layer_norm", "multi_head_attention",
+    "scaled_dot_product_attention",
 ]

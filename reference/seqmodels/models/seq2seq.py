@@ -8,6 +8,8 @@ queries the keys with ``additive_attention`` and predicts the next token from [s
 ``additive_attention`` call per step. Otherwise cuDNN's packed LSTMs and one ``additive_attention``
 call for every step at once (the keys projected once). Same outputs.
 """
+from typing import Callable
+
 import torch
 from torch import nn
 from torch.nn import functional as F
@@ -57,6 +59,21 @@ class AttentionSeq2Seq(nn.Module):
     def loss(self, source, source_mask, target_in, target_out, target_mask) -> torch.Tensor:
         logits, _ = self(source, source_mask, target_in, target_mask)
         return F.cross_entropy(at_least_float32(logits)[target_mask], target_out[target_mask])
+
+    def next_token_log_probs(self, source: torch.Tensor) -> Callable[[list[int]], torch.Tensor]:
+        """For one source sentence (ids ``[Ls]``), the model as ``step(prefix) -> log P(next token) [V]``,
+        the form that ``greedy_decode`` and ``beam_search`` search over (``prefix`` starts with ``bos``)."""
+        source, source_mask = source.unsqueeze(0), torch.ones(1, len(source), dtype=torch.bool, device=source.device)
+        with torch.no_grad():
+            keys = self.encode(source, source_mask)
+
+        @torch.no_grad()
+        def step(prefix: list[int]) -> torch.Tensor:
+            states, _ = self.decoder(self.target_embedding(torch.tensor([prefix], device=source.device)))
+            logits, _ = self._logits(states[:, -1:], keys, source_mask)
+            return at_least_float32(logits[0, 0]).log_softmax(-1)
+
+        return step
 
     @torch.no_grad()
     def greedy(self, source, source_mask, bos: int, eos: int, max_len: int) -> tuple[list[list[int]], torch.Tensor]:

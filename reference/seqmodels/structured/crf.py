@@ -6,14 +6,16 @@ contiguous prefixes whose first position is real. The score of a tag sequence (E
 
     s(y) = start[y_1] + Σ_i emissions[i, y_i] + Σ_{i>1} transitions[y_{i-1}, y_i] + end[y_T]
 
-and ``log Z = log Σ_y exp s(y)`` by the forward algorithm in O(T K^2) (Eq. 4.86).
+and ``log Z = log Σ_y exp s(y)`` (Eq. 4.80) by the forward algorithm in O(T K^2); Xiao only names the
+algorithm, the recursion is in the docstring of :func:`crf_log_partition`. ``start`` plays Xiao's
+u(y_0, y_1), which Eq. 4.85 leaves undefined.
 """
 import torch
 
 
 def crf_score(emissions: torch.Tensor, tags, transitions: torch.Tensor, start: torch.Tensor,
               end: torch.Tensor) -> torch.Tensor:
-    """s(y) for one sequence: emissions [T, K], tags [T]."""
+    """s(y) (Eq. 4.85 plus start and end scores) for one sequence: emissions [T, K], tags [T] (list or tensor)."""
     tags = torch.as_tensor(tags, device=emissions.device)
     positions = torch.arange(len(tags), device=emissions.device)
     return (start[tags[0]] + emissions[positions, tags].sum() + transitions[tags[:-1], tags[1:]].sum()
@@ -22,7 +24,10 @@ def crf_score(emissions: torch.Tensor, tags, transitions: torch.Tensor, start: t
 
 def crf_log_partition(emissions: torch.Tensor, mask: torch.Tensor, transitions: torch.Tensor, start: torch.Tensor,
                       end: torch.Tensor) -> torch.Tensor:
-    """log Z for every sequence of the batch, ``[B]``: emissions [B, T, K], mask [B, T]."""
+    """log Z (Eq. 4.80) for every sequence of the batch, ``[B]``: emissions [B, T, K], mask [B, T].
+
+    Forward algorithm: alpha_1 = start + e_1, alpha_i[k] = e_i[k] + logsumexp_j(alpha_{i-1}[j] + u[j, k]),
+    log Z = logsumexp_k(alpha_T[k] + end[k]); padded steps leave alpha unchanged."""
     alpha = start + emissions[:, 0]  # [B, K]: log-sum of the scores of prefixes ending in each tag
     for i in range(1, emissions.shape[1]):
         step = torch.logsumexp(alpha.unsqueeze(2) + transitions, dim=1) + emissions[:, i]  # over prev

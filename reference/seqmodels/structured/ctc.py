@@ -7,8 +7,12 @@ forward algorithm computes it on the extended target y' = ε y1 ε y2 ... ε (le
     α_t(s) = p_t(y'_s) · (α_{t-1}(s) + α_{t-1}(s-1) + [y'_s ≠ ε and y'_s ≠ y'_{s-2}] α_{t-1}(s-2))
     p(y | x) = α_T(2S+1) + α_T(2S)
 
-all in log space here. The recursion runs over a whole padded batch at once.
+all in log space here. The recursion runs over a whole padded batch at once. Decoding: the best path
+(``ctc_greedy_decode``) or prefix beam search over labellings (``ctc_prefix_beam_search``).
 """
+import math
+from collections import defaultdict
+
 import torch
 
 NEG_INF = float("-inf")
@@ -86,7 +90,7 @@ def ctc_loss(log_probs: torch.Tensor, targets: torch.Tensor, input_lengths, targ
     for b, row in enumerate(rows):
         extended[b, 1 : 2 * len(row) : 2] = row
     alphas = torch.stack(_forward(log_probs, extended, input_lengths, 2 * target_lengths + 1, blank))  # [T, B, W]
-    last = alphas[input_lengths - 1, torch.arange(B)]  # α at each row's last frame, [B, W]
+    last = alphas[input_lengths - 1, torch.arange(B, device=log_probs.device)]  # α at each row's last frame, [B, W]
     end = 2 * target_lengths  # index of the final blank
     final = torch.stack([last.gather(1, end.unsqueeze(1)).squeeze(1),
                          torch.where(end > 0, last.gather(1, (end - 1).clamp(min=0).unsqueeze(1)).squeeze(1), NEG_INF)])
@@ -103,3 +107,41 @@ def ctc_loss(log_probs: torch.Tensor, targets: torch.Tensor, input_lengths, targ
 def ctc_greedy_decode(log_probs: torch.Tensor, blank: int = 0) -> list[int]:
     """Best path: the most likely label of every frame, collapsed by B."""
     return ctc_collapse(log_probs.argmax(dim=-1).tolist(), blank)
+
+
+def _log_add(a: float, b: float) -> float:
+    """log(e^a + e^b) of two Python floats, -inf allowed."""
+    if a < b:
+        a, b = b, a
+    return a if b == NEG_INF else a + math.log1p(math.exp(b - a))
+
+
+def ctc_prefix_beam_search(log_probs: torch.Tensor, beam_size: int, blank: int = 0) -> tuple[list[int], float]:
+    """Prefix beam search (Graves et al., 2006; Hannun et al., 2014): an approximation of Xiao's Eq. (4.70)
+    that ranks labellings by their CTC probability (Eq. 4.73, summed over alignments), not by one best path.
+
+    ``log_probs`` [T, C] for one utterance; keeps the ``beam_size`` most probable prefixes after every frame,
+    each with two log-probabilities: of its alignments that end in a blank and of those that end in its last
+    label (needed because a repeated label only counts twice when a blank separates the two). Returns the best
+    labelling and its log-probability log p(y | x), exact when the beam never drops a prefix.
+    """
+    frames = log_probs.detach().double().cpu().tolist()
+    beams: dict[tuple[int, ...], tuple[float, float]] = {(): (0.0, NEG_INF)}  # prefix -> (log p_blank, log p_label)
+    for row in frames:
+        grown: dict[tuple[int, ...], list[float]] = defaultdict(lambda: [NEG_INF, NEG_INF])
+        for prefix, (ends_blank, ends_label) in beams.items():
+            total = _log_add(ends_blank, ends_label)
+            grown[prefix][0] = _log_add(grown[prefix][0], total + row[blank])  # a blank keeps the prefix
+            for label, log_p in enumerate(row):
+                if label == blank:
+                    continue
+                longer = prefix + (label,)
+                if prefix and prefix[-1] == label:
+                    grown[prefix][1] = _log_add(grown[prefix][1], ends_label + log_p)  # a repeat merges ...
+                    grown[longer][1] = _log_add(grown[longer][1], ends_blank + log_p)  # ... unless a blank separates
+                else:
+                    grown[longer][1] = _log_add(grown[longer][1], total + log_p)
+        ranked = sorted(grown.items(), key=lambda item: -_log_add(*item[1]))
+        beams = {prefix: (b, n) for prefix, (b, n) in ranked[:beam_size]}
+    best, (ends_blank, ends_label) = max(beams.items(), key=lambda item: _log_add(*item[1]))
+    return list(best), _log_add(ends_blank, ends_label)

@@ -4,11 +4,12 @@ from seqmodels.tasks.ctc_speech import CTC_SPEECH
 from seqmodels.tasks.dates import DATES
 from seqmodels.tasks.language_models import LANGUAGE_MODELS
 from seqmodels.tasks.long_range import LONG_RANGE
+from seqmodels.tasks.positions import POSITIONS
 from seqmodels.tasks.sentiment import SENTIMENT
 from seqmodels.tasks.skipgram import SKIPGRAM
 from seqmodels.tasks.tagging import TAGGING
 
 TASKS: dict[str, Task] = {task.name: task for task in (*SENTIMENT, SKIPGRAM, *LANGUAGE_MODELS, *LONG_RANGE, *TAGGING,
-                                                   CTC_SPEECH, DATES)}
+                                                   CTC_SPEECH, DATES, *POSITIONS)}
 
 __all__ = ["TASKS", "Task"]

@@ -52,3 +52,43 @@ def test_several_queries_per_row_are_each_attended_as_one_query():
         one_context, one_weights = additive_attention(queries[:, t], keys, mask, *params)
         torch.testing.assert_close(context[:, t], one_context)
         torch.testing.assert_close(weights[:, t], one_weights)
+
+
+def test_scaled_dot_product_matches_pytorch_with_padding_and_causal_masks(device):
+    from seqmodels.layers.attention import scaled_dot_product_attention
+    g = torch.Generator().manual_seed(2)
+    B, L, d, dv = 3, 5, 4, 6
+    Q, K, V = (torch.randn(B, L, n, generator=g, dtype=torch.float64, device="cpu").to(device) for n in (d, d, dv))
+    lengths = torch.tensor([5, 3, 1], device=device)
+    padding = torch.arange(L, device=device) < lengths[:, None]
+    for causal in (False, True):
+        out, weights = scaled_dot_product_attention(Q, K, V, padding, causal=causal)
+        allowed = padding[:, None, :] & (torch.ones(L, L, dtype=torch.bool, device=device).tril() if causal else True)
+        expected = torch.nn.functional.scaled_dot_product_attention(Q, K, V, attn_mask=allowed)
+        torch.testing.assert_close(out, expected)
+        assert (weights[~allowed.expand(B, L, L)] == 0).all()
+        torch.testing.assert_close(weights.sum(-1), torch.ones(B, L, dtype=torch.float64, device=device))
+
+
+def test_scaled_dot_product_query_that_sees_no_key_gets_zeros():
+    from seqmodels.layers.attention import scaled_dot_product_attention
+    Q, K, V = torch.randn(1, 2, 3), torch.randn(1, 2, 3), torch.randn(1, 2, 3, requires_grad=True)
+    mask = torch.tensor([[[True, False], [False, False]]])
+    out, weights = scaled_dot_product_attention(Q, K, V, mask)
+    assert torch.equal(weights[0, 1], torch.zeros(2)) and torch.equal(out[0, 1], torch.zeros(3))
+    out.sum().backward()
+    assert torch.isfinite(V.grad).all()
+
+
+def test_multi_head_attention_matches_nn_multihead_attention(device):
+    from seqmodels.layers.attention import multi_head_attention
+    torch.manual_seed(3)
+    B, L, D, H = 2, 6, 8, 4
+    mha = torch.nn.MultiheadAttention(D, H, bias=False, batch_first=True).double().to(device)
+    x = torch.randn(B, L, D, dtype=torch.float64, device=device)
+    W_q, W_k, W_v = mha.in_proj_weight.chunk(3)
+    for causal in (False, True):
+        blocked = torch.ones(L, L, dtype=torch.bool, device=device).triu(1) if causal else None  # True = not allowed
+        expected, _ = mha(x, x, x, attn_mask=blocked, need_weights=False)
+        out = multi_head_attention(x, W_q, W_k, W_v, mha.out_proj.weight, H, causal=causal)
+        torch.testing.assert_close(out, expected)

@@ -25,3 +25,16 @@ def test_bilstm_encode_matches_pytorch_bidirectional_lstm():
     o, z = bilstm_encode(x, lengths, fwd, bwd)
     torch.testing.assert_close(o, expected)
     torch.testing.assert_close(z, torch.cat([h[0], h[1]], dim=-1))
+
+
+def test_bilstm_encode_batch_one_length_one_and_float32():
+    torch.manual_seed(1)
+    lstm = nn.LSTM(2, 3, batch_first=True, bidirectional=True)
+    fwd = (lstm.weight_ih_l0, lstm.weight_hh_l0, lstm.bias_ih_l0, lstm.bias_hh_l0)
+    bwd = (lstm.weight_ih_l0_reverse, lstm.weight_hh_l0_reverse, lstm.bias_ih_l0_reverse, lstm.bias_hh_l0_reverse)
+    for lengths, L in [(torch.tensor([1]), 1), (torch.tensor([3]), 3), (torch.tensor([1, 1]), 1)]:
+        x = torch.randn(len(lengths), L, 2)
+        expected, (h, _) = lstm(x)  # no padding: the plain call is the packed one
+        o, z = bilstm_encode(x, lengths, fwd, bwd)
+        torch.testing.assert_close(o, expected)
+        torch.testing.assert_close(z, torch.cat([h[0], h[1]], dim=-1))

@@ -2,6 +2,7 @@
 greedy decoding stops at </s>; a few steps learn to copy."""
 import torch
 
+from seqmodels.decoding.search import beam_search, greedy_decode
 from seqmodels.models.seq2seq import AttentionSeq2Seq
 from seqmodels.text.batching import pad_batch
 
@@ -39,3 +40,6 @@ def test_it_learns_to_copy_and_greedy_decoding_stops_at_eos():
     guesses, maps = model.greedy(source, source_mask, bos, eos, max_len=6)
     assert sum(g == [*s, eos] for g, s in zip(guesses, sequences)) >= 18, guesses
     assert maps.shape == (20, 6, 3)
+    step = model.next_token_log_probs(source[0])
+    assert greedy_decode(step, bos, eos, max_len=6) == guesses[0]
+    assert beam_search(step, bos, eos, beam_size=3, max_len=6)[0][0] == [*sequences[0], eos]

@@ -91,3 +91,39 @@ def test_batched_viterbi_gives_every_row_its_own_best_path(device):
     one_by_one = [crf_viterbi(emissions[b, :n], transitions, start, end) for b, n in enumerate(lengths)]
     assert paths == [path for path, _ in one_by_one]
     assert scores == pytest.approx([score for _, score in one_by_one])
+
+
+def test_length_one_and_float64():
+    emissions, transitions, start, end = random_crf(1, 4, seed=8)
+    best = int((start + emissions[0] + end).argmax())
+    assert crf_score(emissions, [best], transitions, start, end).dtype == torch.float64
+    path, score = crf_viterbi(emissions, transitions, start, end)
+    assert path == [best] and score == pytest.approx((start + emissions[0] + end).max().item())
+    log_z = crf_log_partition(emissions[None], torch.ones(1, 1, dtype=torch.bool), transitions, start, end)
+    torch.testing.assert_close(log_z, torch.logsumexp(start + emissions[0] + end, 0)[None])
+    assert hmm_viterbi(start, transitions, emissions)[0] == [int((start + emissions[0]).argmax())]
+
+
+def test_hmm_viterbi_never_takes_an_impossible_transition():
+    must_alternate = torch.tensor([[0.0, 1.0], [1.0, 0.0]]).log()
+    path, log_prob = hmm_viterbi(torch.tensor([0.5, 0.5]).log(), must_alternate, torch.tensor([[0.1, 0.9]] * 3).log())
+    assert path == [1, 0, 1] and log_prob == pytest.approx(torch.tensor(0.5 * 0.9 * 0.1 * 0.9).log().item())
+
+
+def test_agrees_with_pytorch_crf_at_length_60():
+    """pytorch-crf (a benchmark-only dependency, skipped when missing) as an independent oracle, with padding."""
+    torchcrf = pytest.importorskip("torchcrf")
+    g = torch.Generator().manual_seed(9)
+    B, T, K = 3, 60, 10
+    emissions = torch.randn(B, T, K, dtype=torch.float64, generator=g)
+    tags = torch.randint(K, (B, T), generator=g)
+    mask = torch.arange(T) < torch.tensor([[60], [33], [1]])
+    tags = tags * mask
+    oracle = torchcrf.CRF(K, batch_first=True).double()
+    for parameter in oracle.parameters():
+        torch.nn.init.normal_(parameter, generator=g)
+    args = (oracle.transitions, oracle.start_transitions, oracle.end_transitions)
+    expected = -oracle(emissions, tags, mask, reduction="mean")
+    torch.testing.assert_close(crf_nll(emissions, tags, mask, *args), expected)
+    paths = oracle.decode(emissions, mask)
+    assert [crf_viterbi(emissions[b, :n], *args)[0] for b, n in enumerate(mask.sum(1).tolist())] == paths

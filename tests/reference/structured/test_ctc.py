@@ -1,4 +1,5 @@
-"""CTC against F.ctc_loss (all reductions, padded and concatenated targets, gradients) and brute-force enumeration."""
+"""CTC against F.ctc_loss (all reductions, padded and concatenated targets, gradients) and brute-force enumeration;
+prefix beam search against the most probable labelling found by enumerating every path."""
 import itertools
 import math
 
@@ -6,7 +7,8 @@ import pytest
 import torch
 from torch.nn import functional as F
 
-from seqmodels.structured.ctc import ctc_alpha, ctc_collapse, ctc_extend, ctc_greedy_decode, ctc_loss
+from seqmodels.structured.ctc import (ctc_alpha, ctc_collapse, ctc_extend, ctc_greedy_decode, ctc_loss,
+                                     ctc_prefix_beam_search)
 
 
 def test_collapse_and_extend_on_xiaos_examples():
@@ -52,6 +54,67 @@ def test_an_impossible_alignment_costs_infinity_like_pytorch():
     assert torch.isinf(ours).all() and torch.isinf(F.ctc_loss(log_probs, targets, torch.tensor([2]), lengths, reduction="none")).all()
 
 
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+def test_one_frame_batch_one_and_peaked_inputs_match_pytorch(dtype):
+    g = torch.Generator().manual_seed(2)
+    cases = [(torch.randn(1, 1, 3, dtype=dtype, generator=g), torch.tensor([[2]]), [1], [1]),  # T = 1, B = 1
+             (torch.randn(1, 2, 3, dtype=dtype, generator=g), torch.tensor([[1], [0]]), [1, 1], [1, 0]),
+             (1000 * torch.randn(9, 2, 4, dtype=dtype, generator=g), torch.tensor([[1, 2, 1], [3, 3, 0]]), [9, 7], [3, 2])]
+    for logits, targets, input_lengths, target_lengths in cases:
+        logits.requires_grad_()
+        args = (targets, torch.tensor(input_lengths), torch.tensor(target_lengths))
+        ours = ctc_loss(logits.log_softmax(-1), *args, reduction="sum")
+        theirs = F.ctc_loss(logits.log_softmax(-1), *args, reduction="sum")
+        tol = {"rtol": 1e-4, "atol": 1e-3} if dtype == torch.float32 else {}  # float32 ulp at -2000 is 1e-4
+        torch.testing.assert_close(ours, theirs, **tol)
+        torch.testing.assert_close(torch.autograd.grad(ours, logits)[0], torch.autograd.grad(theirs, logits)[0], **tol)
+        assert ours.dtype == dtype
+
+
 def test_greedy_decoding_takes_the_best_path():
     log_probs = torch.log(torch.tensor([[0.1, 0.8, 0.1], [0.1, 0.8, 0.1], [0.9, 0.05, 0.05], [0.1, 0.1, 0.8]]))
     assert ctc_greedy_decode(log_probs) == [1, 2]
+
+
+def labelling_probabilities(log_probs: torch.Tensor, blank: int = 0) -> dict[tuple[int, ...], float]:
+    """p(y | x) of every labelling y, by summing over all C^T paths (Eq. 4.73 by brute force)."""
+    T, C = log_probs.shape
+    totals: dict[tuple[int, ...], float] = {}
+    for path in itertools.product(range(C), repeat=T):
+        y = tuple(ctc_collapse(list(path), blank))
+        totals[y] = totals.get(y, 0.0) + math.exp(sum(log_probs[t, c].item() for t, c in enumerate(path)))
+    return totals
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_wide_prefix_beam_finds_the_most_probable_labelling(seed):
+    g = torch.Generator().manual_seed(seed)
+    T, C = (5, 3) if seed % 2 else (4, 4)
+    log_probs = (2 * torch.randn(T, C, dtype=torch.float64, generator=g)).log_softmax(-1)
+    blank = seed % C
+    totals = labelling_probabilities(log_probs, blank)
+    best = max(totals, key=totals.get)
+    labels, log_p = ctc_prefix_beam_search(log_probs, beam_size=len(totals), blank=blank)
+    assert labels == list(best)
+    assert log_p == pytest.approx(math.log(totals[best]), rel=1e-10)
+    if labels:  # the beam's probability is the CTC probability of its labelling
+        loss = ctc_loss(log_probs.unsqueeze(1), torch.tensor([labels]), [T], [len(labels)], blank, "none")
+        assert -loss.item() == pytest.approx(log_p, rel=1e-10)
+
+
+def test_prefix_beam_search_beats_the_best_path_where_alignments_add_up():
+    # two frames, p(blank) = 0.6, p(a) = 0.4: the best path "ε ε" gives "" (0.36), but "a" has
+    # three alignments ("a a", "a ε", "ε a") worth 0.16 + 0.24 + 0.24 = 0.64
+    log_probs = torch.tensor([[0.6, 0.4], [0.6, 0.4]]).log()
+    assert ctc_greedy_decode(log_probs) == []
+    labels, log_p = ctc_prefix_beam_search(log_probs, beam_size=4)
+    assert labels == [1] and math.exp(log_p) == pytest.approx(0.64)
+
+
+def test_prefix_beam_search_keeps_repeats_apart_only_through_a_blank():
+    probs = torch.tensor([[0.05, 0.9, 0.05], [0.9, 0.05, 0.05], [0.05, 0.9, 0.05]])  # "a ε a" dominates
+    assert ctc_prefix_beam_search(probs.log(), beam_size=3)[0] == [1, 1]
+    probs = torch.tensor([[0.05, 0.9, 0.05], [0.05, 0.9, 0.05], [0.05, 0.05, 0.9]])  # "a a b" -> "a b"
+    assert ctc_prefix_beam_search(probs.log(), beam_size=3)[0] == [1, 2]
+    labels, log_p = ctc_prefix_beam_search(torch.tensor([[0.2, 0.5, 0.3]]).log(), beam_size=1)  # one frame
+    assert labels == [1] and log_p == pytest.approx(math.log(0.5))

@@ -1,0 +1,19 @@
+"""rnn_step multiplies by R instead of R^T (right only for symmetric R, so every encoder test fails too); lm_pairs
+appends <EOS> to the caller's list (the hidden comparison then sees a changed list; a tuple fails).
+
+answers: solution
+loses: test_rnn_step_example test_rnn_step_batched test_rnn_encode_example test_rnn_encode_padding test_rnn_encode_gradients test_lm_pairs_example test_lm_pairs_edges
+"""
+# %% rnn_step
+def rnn_step(u_prev, e, R, W, b=None):
+    pre = u_prev @ R + e @ W.T  # R instead of R.T
+    if b is not None:
+        pre = pre + b
+    return torch.tanh(pre)
+
+
+# %% lm_pairs
+def lm_pairs(ids, bos, eos):
+    targets = ids
+    targets.append(eos)  # modifies the caller's list
+    return [bos] + targets[:-1], targets

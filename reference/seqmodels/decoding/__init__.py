@@ -1,0 +1,1 @@
+"""Turning a model's next-token distributions into output sequences."""

@@ -1,0 +1,1 @@
+"""Scores of model outputs against references."""
