@@ -3,7 +3,7 @@
 Positions count from 0: a sequence of length m has positions 0, ..., m-1. Encodings that
 this module builds from nothing but integers (``offset_pe``, ``binary_pe``, ``sinusoidal_pe``,
 ``pe_shift_matrix``) come in PyTorch's default float dtype (float32 unless changed);
-``add_positions`` follows the dtype and device of its input ``x``.
+``add_positions`` follows the dtype and device of its input ``x``. In formulas::
 
     offset:      PE(i) = i - i0, or (i - i0) / (i_max - i0)                 (Eqs. 4.47, 4.49)
     binary:      PE(i) = [a(i, 0), a(i, 1), ...], the base-2 digits of i   (Eqs. 4.51-4.52)

@@ -19,3 +19,19 @@ def assert_paths_agree():
         for fast, slow in zip(results[0][1], results[1][1], strict=True):
             torch.testing.assert_close(fast, slow)
     return check
+
+
+@pytest.fixture
+def classifier_losses():
+    """The cross-entropy losses of a classifier over a few Adam steps on one batch."""
+    def train(model, ids, mask, labels, steps: int, lr: float = 0.05) -> list[float]:
+        optimizer = torch.optim.Adam(model.parameters(), lr=lr)
+        losses = []
+        for _ in range(steps):
+            loss = torch.nn.functional.cross_entropy(model(ids, mask), labels)
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            losses.append(loss.item())
+        return losses
+    return train
