@@ -2,7 +2,8 @@
 
 Each solution notebook is executed (so the page shows real outputs and figures), then
 nbgrader's own ClearSolutions and ClearHiddenTests preprocessors strip it exactly as
-they strip the student version; outputs are kept. Executions are cached by the content
+they strip the student version; outputs are kept. Cells tagged ``remove-input`` lose their
+code too (chapter 06's given LSTM is chapter 05's answer). Executions are cached by the content
 of the notebook and of the packages it imports, so an unchanged chapter is not re-run.
 
 Usage: python book/make_pages.py   (writes book/chapters/<chapter>.ipynb)
@@ -61,6 +62,8 @@ def page(notebook: Path) -> nbformat.NotebookNode:
     nb, resources = ClearHiddenTests().preprocess(nb, resources)
     for cell in nb.cells:
         cell.metadata.pop("nbgrader", None)
+        if "remove-input" in cell.metadata.get("tags", ()):  # e.g. an earlier chapter's answers, given as a tool
+            cell.source = ""
         if "outputs" in cell:  # live widgets (tqdm's bars) need a kernel and a CDN; the epoch lines remain
             cell.outputs = [o for o in cell.outputs if WIDGET_VIEW not in o.get("data", {})]
     nb.metadata.pop("widgets", None)

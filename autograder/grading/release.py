@@ -16,21 +16,36 @@ def release(chapter: str, *extra: str) -> None:
     nbgrader("generate_assignment", chapter, "--force", *extra)
 
 
+def _regions(chapter: str) -> tuple[dict[str, set[str]], set[str]]:
+    """Lines of the chapter's solution notebooks inside each kind of secret region, and the lines outside."""
+    inside: dict[str, set[str]] = {"SOLUTION": set(), "HIDDEN TESTS": set()}
+    outside: set[str] = set()
+    for source in (SOLUTIONS / chapter).glob("*.ipynb"):
+        for cell in json.loads(source.read_text())["cells"]:
+            text = "".join(cell["source"])
+            for kind, body in _SECRET_REGION.findall(text):
+                inside[kind] |= {line.strip() for line in body.splitlines() if len(line.strip()) > 12}
+            outside |= {line.strip() for line in _SECRET_REGION.sub("", text).splitlines()}
+    return inside, outside
+
+
 def secret_lines(chapter: str, kinds: tuple[str, ...] = ("SOLUTION", "HIDDEN TESTS")) -> set[str]:
     """Lines that stand only inside the chapter's solution regions or hidden tests: none may be published.
 
     ``kinds`` picks the regions. Short lines (``return x``) and lines also present outside the
     regions are left out, so that a match in a student notebook or a web page is a real leak.
+    A hidden-test line that any chapter shows openly (``g = torch.Generator().manual_seed(0)``) is
+    no secret either; a solution line is, wherever else it stands, so an answer one chapter gives
+    away in another is caught.
     """
-    secret, public = set(), set()
-    for source in (SOLUTIONS / chapter).glob("*.ipynb"):
-        for cell in json.loads(source.read_text())["cells"]:
-            text = "".join(cell["source"])
-            for kind, body in _SECRET_REGION.findall(text):
-                if kind in kinds:
-                    secret |= {line.strip() for line in body.splitlines() if len(line.strip()) > 12}
-            public |= {line.strip() for line in _SECRET_REGION.sub("", text).splitlines()}
-    return secret - public
+    inside, outside = _regions(chapter)
+    secret = set()
+    if "SOLUTION" in kinds:
+        secret |= inside["SOLUTION"] - outside
+    if "HIDDEN TESTS" in kinds:
+        shown_anywhere = set().union(*(_regions(other)[1] for other in chapters()))
+        secret |= inside["HIDDEN TESTS"] - outside - shown_anywhere
+    return secret
 
 
 def main(argv: list[str]) -> None:

@@ -9,10 +9,11 @@ import html
 import re
 from pathlib import Path
 
+import nbformat
 import pytest
 from nbgrader.api import Gradebook
 
-from grading.course import chapters
+from grading.course import SOLUTIONS, chapters
 from grading.example_class import EXAMPLES, grade_class, load_students
 from grading.release import secret_lines
 
@@ -34,12 +35,29 @@ def cell_scores(workdir: Path, chapter: str, student: str) -> dict[str, tuple[fl
                 for notebook in submission.notebooks for grade in notebook.grades if grade.cell.cell_type == "code"}
 
 
-def test_the_example_class_covers_the_required_cases():
-    for chapter in CHAPTERS:
-        students = load_students(chapter)
-        assert {"correct", "untouched"} <= {s.student_id for s in students}
-        wrong = [s for s in students if s.loses and s.loses != ["everything"]]
-        assert len(wrong) >= 3, f"{chapter}: the example class needs at least three typical wrong submissions"
+def graded_cells(chapter: str) -> tuple[list[str], list[str]]:
+    """Grade ids of the chapter's answer cells (its graded functions) and of its autograded test cells."""
+    notebook = nbformat.read(SOLUTIONS / chapter / f"{chapter}.ipynb", as_version=4)
+    meta = [(c.cell_type, c.metadata.get("nbgrader", {})) for c in notebook.cells]
+    return ([m["grade_id"] for kind, m in meta if kind == "code" and m.get("solution")],
+            [m["grade_id"] for kind, m in meta if kind == "code" and m.get("grade")])
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_the_example_class_covers_the_required_cases(chapter):
+    """Two typical mistakes per graded function, every test cell caught by one, an alternative correct student."""
+    students = load_students(chapter)
+    assert {"correct", "untouched"} <= {s.student_id for s in students}
+    wrong = [s for s in students if s.loses and s.loses != ["everything"]]
+    assert len(wrong) >= 3, f"{chapter}: the example class needs at least three typical wrong submissions"
+    answers, tests = graded_cells(chapter)
+    for answer in answers:
+        mistakes = [s.student_id for s in wrong if answer in s.cells]
+        assert len(mistakes) >= 2, f"{chapter}: {answer} has {len(mistakes)} wrong version(s) ({mistakes}), not two"
+    never_lost = set(tests) - {cell for s in wrong for cell in s.loses}
+    assert not never_lost, f"{chapter}: no wrong submission shows that {sorted(never_lost)} can fail"
+    alternatives = [s for s in students if not s.loses and s.student_id != "correct" and s.cells]
+    assert alternatives, f"{chapter}: no alternative correct submission shows that a different valid answer keeps full marks"
 
 
 def test_each_submission_earns_exactly_the_points_its_bug_allows(graded):

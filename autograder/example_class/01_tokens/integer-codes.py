@@ -1,0 +1,14 @@
+"""onehot returns integer codes (no float32); embed multiplies float32 one-hot codes by E, so float64 tables fail.
+
+answers: solution
+loses: test_onehot_awesome test_onehot_batched test_embed_onehot_grad
+"""
+# %% onehot
+def onehot(ids, V):
+    return (ids.unsqueeze(-1) == torch.arange(V)).long()
+
+
+# %% embed
+def embed(ids, E):
+    codes = (ids.unsqueeze(-1) == torch.arange(E.shape[0])).float()
+    return codes @ E
