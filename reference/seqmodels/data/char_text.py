@@ -11,7 +11,7 @@ from seqmodels.data.splits import Splits
 
 ADJECTIVES = ["old", "young", "green", "quiet", "clever", "tiny", "orange", "ancient", "brave", "lazy"]
 NOUNS = ["robot", "teacher", "river", "bridge", "owl", "engineer", "apple", "island", "poet", "garden"]
-VERBS = ["paint", "visit", "watch", "build", "follow", "admire", "draw", "find"]
+VERBS = ["paint", "visit", "greet", "build", "follow", "admire", "draw", "find"]
 ADVERBS = ["quietly", "often", "never", "slowly", "gladly"]
 PLACES = ["near the river", "in the garden", "on the island", "at night", "after lunch"]
 
