@@ -35,12 +35,20 @@ def cell_scores(workdir: Path, chapter: str, student: str) -> dict[str, tuple[fl
                 for notebook in submission.notebooks for grade in notebook.grades if grade.cell.cell_type == "code"}
 
 
-def graded_cells(chapter: str) -> tuple[list[str], list[str]]:
-    """Grade ids of the chapter's answer cells (its graded functions) and of its autograded test cells."""
+def tests_of_each_answer(chapter: str) -> dict[str, set[str]]:
+    """Grade ids of the chapter's answer cells (its graded functions), each with the test cells that
+    call a function the answer cell defines (tests call students' functions only through ``call``)."""
     notebook = nbformat.read(SOLUTIONS / chapter / f"{chapter}.ipynb", as_version=4)
-    meta = [(c.cell_type, c.metadata.get("nbgrader", {})) for c in notebook.cells]
-    return ([m["grade_id"] for kind, m in meta if kind == "code" and m.get("solution")],
-            [m["grade_id"] for kind, m in meta if kind == "code" and m.get("grade")])
+    graded = [(cell.metadata["nbgrader"], cell.source) for cell in notebook.cells
+              if cell.cell_type == "code" and cell.metadata.get("nbgrader", {}).get("grade_id")]
+    answer_of = {function: meta["grade_id"] for meta, source in graded if meta.get("solution")
+                 for function in re.findall(r"^def (\w+)\(", source, re.MULTILINE)}
+    tests = {meta["grade_id"]: set() for meta, _ in graded if meta.get("solution")}
+    for meta, source in graded:
+        if meta.get("grade"):
+            for function in set(re.findall(r"\bcall\((\w+)", source)) & set(answer_of):
+                tests[answer_of[function]].add(meta["grade_id"])
+    return tests
 
 
 @pytest.mark.parametrize("chapter", CHAPTERS)
@@ -50,11 +58,11 @@ def test_the_example_class_covers_the_required_cases(chapter):
     assert {"correct", "untouched"} <= {s.student_id for s in students}
     wrong = [s for s in students if s.loses and s.loses != ["everything"]]
     assert len(wrong) >= 3, f"{chapter}: the example class needs at least three typical wrong submissions"
-    answers, tests = graded_cells(chapter)
-    for answer in answers:
-        mistakes = [s.student_id for s in wrong if answer in s.cells]
+    tests = tests_of_each_answer(chapter)
+    for answer, its_tests in tests.items():  # a mistake rewrites the answer and loses one of its tests
+        mistakes = [s.student_id for s in wrong if answer in s.cells and its_tests & set(s.loses)]
         assert len(mistakes) >= 2, f"{chapter}: {answer} has {len(mistakes)} wrong version(s) ({mistakes}), not two"
-    never_lost = set(tests) - {cell for s in wrong for cell in s.loses}
+    never_lost = {t for its_tests in tests.values() for t in its_tests} - {cell for s in wrong for cell in s.loses}
     assert not never_lost, f"{chapter}: no wrong submission shows that {sorted(never_lost)} can fail"
     alternatives = [s for s in students if not s.loses and s.student_id != "correct" and s.cells]
     assert alternatives, f"{chapter}: no alternative correct submission shows that a different valid answer keeps full marks"
