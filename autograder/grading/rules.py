@@ -14,8 +14,22 @@ _ATTENTION = ("torch.nn.functional.scaled_dot_product_attention", "torch.nn.Mult
               "torch.nn.functional.multi_head_attention_forward", "torch._native_multi_head_attention")
 _LAYER_NORM = ("torch.nn.functional.layer_norm", "torch.layer_norm", "torch.native_layer_norm", "torch.nn.LayerNorm")
 
+_SOFTMAX = ("torch.softmax", "torch.Tensor.softmax", "torch.nn.functional.softmax", "torch.special.softmax",
+            "torch.nn.Softmax", *_LOG_SOFTMAX, *_LOGSUMEXP)
+_CROSS_ENTROPY = ("torch.nn.functional.cross_entropy", "torch.nn.functional.nll_loss", "torch.nn.CrossEntropyLoss",
+                  "torch.nn.NLLLoss", *_LOG_SOFTMAX)
+_RNN = ("torch.nn.RNNCell", "torch.rnn_tanh_cell", "torch.nn.RNN", "torch.rnn_tanh")
 _LSTM = ("torch.nn.LSTM", "torch.nn.LSTMCell", "torch.lstm", "torch.lstm_cell", "torch.quantized_lstm_cell",
-         "torch._lstm_mps")  # chapter 05
+         "torch._lstm_mps")
+# F.convNd is torch.convNd; unfold cuts out every window in one call; the max-pool layers pool over time in one
+_CONVOLUTION = ("torch.nn.functional.conv1d", "torch.nn.functional.conv2d", "torch.nn.functional.conv3d",
+                "torch.nn.functional.conv_transpose1d", "torch.nn.functional.conv_transpose2d", "torch.convolution",
+                "torch.nn.Conv1d", "torch.nn.Conv2d", "torch.nn.Conv3d", "torch.nn.ConvTranspose1d",
+                "torch.nn.ConvTranspose2d")
+_UNFOLD = ("torch.nn.functional.unfold", "torch.Tensor.unfold", "torch.nn.Unfold")
+_MAX_POOL = ("torch.nn.functional.max_pool1d", "torch.nn.functional.adaptive_max_pool1d", "torch.max_pool1d",
+             "torch.adaptive_max_pool1d", "torch.nn.MaxPool1d", "torch.nn.AdaptiveMaxPool1d")
+_CTC = ("torch.nn.functional.ctc_loss", "torch.nn.CTCLoss", "torch.ctc_loss", "torch._ctc_loss")
 
 FORBIDDEN: dict[str, tuple[str, ...]] = {
     # 01 From tokens to vectors
@@ -27,8 +41,7 @@ FORBIDDEN: dict[str, tuple[str, ...]] = {
                 "torch.nn.Sigmoid"),
     # logaddexp(0, x) is softplus under another name
     "softplus": ("torch.nn.functional.softplus", "torch.nn.Softplus", "torch.logaddexp", *_LOGSUMEXP),
-    "softmax": ("torch.softmax", "torch.Tensor.softmax", "torch.nn.functional.softmax", "torch.special.softmax",
-                "torch.nn.Softmax", *_LOG_SOFTMAX, *_LOGSUMEXP),
+    "softmax": _SOFTMAX,
     "log_softmax": (*_LOG_SOFTMAX, "torch.softmax", "torch.Tensor.softmax", "torch.nn.functional.softmax",
                     *_LOGSUMEXP),
     "ffnn": _LINEAR,
@@ -36,14 +49,11 @@ FORBIDDEN: dict[str, tuple[str, ...]] = {
     "cosine_similarity": ("torch.nn.functional.cosine_similarity", "torch.cosine_similarity",
                           "torch.nn.CosineSimilarity"),
     # 04 Recurrent networks (a loss/softmax that the student's own log-sum-exp must replace; PyTorch's RNN cells)
-    "rnn_step": ("torch.nn.RNNCell", "torch.rnn_tanh_cell", "torch.nn.RNN", "torch.rnn_tanh"),
-    "rnn_encode": ("torch.nn.RNNCell", "torch.rnn_tanh_cell", "torch.nn.RNN", "torch.rnn_tanh"),
-    "sequence_nll": ("torch.nn.functional.cross_entropy", "torch.nn.functional.nll_loss", "torch.nn.CrossEntropyLoss",
-                     "torch.nn.NLLLoss", *_LOG_SOFTMAX),
-    "perplexity": ("torch.nn.functional.cross_entropy", "torch.nn.functional.nll_loss", "torch.nn.CrossEntropyLoss",
-                   "torch.nn.NLLLoss", *_LOG_SOFTMAX),
-    "temperature_softmax": ("torch.softmax", "torch.Tensor.softmax", "torch.nn.functional.softmax",
-                            "torch.special.softmax", "torch.nn.Softmax", *_LOG_SOFTMAX, *_LOGSUMEXP),
+    "rnn_step": _RNN,
+    "rnn_encode": _RNN,
+    "sequence_nll": _CROSS_ENTROPY,
+    "perplexity": _CROSS_ENTROPY,
+    "temperature_softmax": _SOFTMAX,
     "clip_grad_norm": ("torch.nn.utils.clip_grad_norm_", "torch.nn.utils.clip_grad_norm",
                        "torch.nn.utils.get_total_norm", "torch.nn.utils.clip_grads_with_norm_"),
     # 05 Gated recurrent units: LSTM and GRU (torch._VF.* are these same builtins; lerp is gate_update in one call)
@@ -56,33 +66,18 @@ FORBIDDEN: dict[str, tuple[str, ...]] = {
                          "torch.nn.LSTMCell", "torch.nn.GRUCell", "torch.nn.RNNCellBase"),
     # 06 Bidirectional and deep RNNs (reverse_padded and stack have no one-call shortcut; flip is allowed)
     "bilstm_encode": _LSTM,
-    # 07 Convolutional sequence models (F.convNd is torch.convNd; unfold cuts out every window in one call;
-    # the max-pool layers are the one-call shortcut for pooling over time)
-    "conv2d": ("torch.nn.functional.conv1d", "torch.nn.functional.conv2d", "torch.nn.functional.conv3d",
-               "torch.nn.functional.conv_transpose1d", "torch.nn.functional.conv_transpose2d", "torch.convolution",
-               "torch.nn.Conv1d", "torch.nn.Conv2d", "torch.nn.Conv3d", "torch.nn.ConvTranspose1d",
-               "torch.nn.ConvTranspose2d", "torch.nn.functional.unfold", "torch.Tensor.unfold", "torch.nn.Unfold"),
-    "conv1d_same": ("torch.nn.functional.conv1d", "torch.nn.functional.conv2d", "torch.nn.functional.conv3d",
-                    "torch.nn.functional.conv_transpose1d", "torch.nn.functional.conv_transpose2d",
-                    "torch.convolution", "torch.nn.Conv1d", "torch.nn.Conv2d", "torch.nn.Conv3d",
-                    "torch.nn.ConvTranspose1d", "torch.nn.ConvTranspose2d"),
-    "max_over_time": ("torch.nn.functional.max_pool1d", "torch.nn.functional.adaptive_max_pool1d",
-                      "torch.max_pool1d", "torch.adaptive_max_pool1d", "torch.nn.MaxPool1d",
-                      "torch.nn.AdaptiveMaxPool1d"),
-    "char_cnn_word_vector": ("torch.nn.functional.conv1d", "torch.nn.functional.conv2d",
-                             "torch.nn.functional.conv3d", "torch.nn.functional.conv_transpose1d",
-                             "torch.nn.functional.conv_transpose2d", "torch.convolution", "torch.nn.Conv1d",
-                             "torch.nn.Conv2d", "torch.nn.Conv3d", "torch.nn.ConvTranspose1d",
-                             "torch.nn.ConvTranspose2d", "torch.nn.functional.max_pool1d",
-                             "torch.nn.functional.adaptive_max_pool1d", "torch.max_pool1d",
-                             "torch.adaptive_max_pool1d", "torch.nn.MaxPool1d", "torch.nn.AdaptiveMaxPool1d"),
+    # 07 Convolutional sequence models
+    "conv2d": (*_CONVOLUTION, *_UNFOLD),
+    "conv1d_same": _CONVOLUTION,
+    "max_over_time": _MAX_POOL,
+    "char_cnn_word_vector": (*_CONVOLUTION, *_MAX_POOL),
     # 08 Positional encoding
     # (no PyTorch call computes the encodings; the pairwise-distance one-liner is the shortcut to forbid)
     "relative_distances": ("torch.cdist",),
     # 09 Connectionist temporal classification
     # (the loss and its forward variables; collapsing and best-path decoding have no one-call shortcut)
-    "ctc_alpha": ("torch.nn.functional.ctc_loss", "torch.nn.CTCLoss", "torch.ctc_loss", "torch._ctc_loss"),
-    "ctc_loss": ("torch.nn.functional.ctc_loss", "torch.nn.CTCLoss", "torch.ctc_loss", "torch._ctc_loss"),
+    "ctc_alpha": _CTC,
+    "ctc_loss": _CTC,
     # 10 Sequence labelling with CRFs (logsumexp and max are building blocks here; pytorch-crf's module is the shortcut)
     **{name: ("torchcrf.CRF",) for name in ("hmm_viterbi", "crf_score", "crf_log_partition", "crf_nll", "crf_viterbi")},
     # 11 Sequence-to-sequence models and attention

@@ -11,8 +11,8 @@ sequence of a given length, whatever the order of its words.
 
 ``positions``: ``"sinusoidal"`` (a fixed table from ``pe_fn``, Eqs. 4.57-4.58), ``"learned"``
 (a trainable table, Xiao's learnable positional encoding, Eq. 4.64) or ``"none"``.
-``hand_written=True`` merges with the course's ``add_positions`` and pools with ``max_pool``
-(or the functions passed in, e.g. a student's); otherwise plain tensor code. Same logits.
+``hand_written=True`` merges with the course's ``add_positions`` (or ``add_fn``, e.g. a student's);
+otherwise plain tensor code. Same logits. Both paths pool with ``pool_fn`` (default ``max_pool``).
 """
 from collections.abc import Callable
 
@@ -58,9 +58,4 @@ class PositionClassifier(nn.Module):
         return x + self.P[: ids.shape[1]].to(x.dtype)
 
     def forward(self, ids: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
-        h = F.relu(self.hidden(self.merge(ids)))
-        if self.hand_written:
-            z = self.pool_fn(h, mask)
-        else:
-            z = h.masked_fill(~mask.unsqueeze(-1), float("-inf")).amax(dim=1)
-        return self.out(z)
+        return self.out(self.pool_fn(F.relu(self.hidden(self.merge(ids))), mask))
