@@ -35,7 +35,7 @@ def cell_scores(workdir: Path, chapter: str, student: str) -> dict[str, tuple[fl
                 for notebook in submission.notebooks for grade in notebook.grades if grade.cell.cell_type == "code"}
 
 
-def tests_of_each_answer(chapter: str) -> dict[str, set[str]]:
+def cells_graded_with_each_answer(chapter: str) -> dict[str, set[str]]:
     """Grade ids of the chapter's answer cells (its graded functions), each with the test cells that
     call a function the answer cell defines (tests call students' functions only through ``call``)."""
     notebook = nbformat.read(SOLUTIONS / chapter / f"{chapter}.ipynb", as_version=4)
@@ -58,7 +58,7 @@ def test_the_example_class_covers_the_required_cases(chapter):
     assert {"correct", "untouched"} <= {s.student_id for s in students}
     wrong = [s for s in students if s.loses and s.loses != ["everything"]]
     assert len(wrong) >= 3, f"{chapter}: the example class needs at least three typical wrong submissions"
-    tests = tests_of_each_answer(chapter)
+    tests = cells_graded_with_each_answer(chapter)
     for answer, its_tests in tests.items():  # a mistake rewrites the answer and loses one of its tests
         mistakes = [s.student_id for s in wrong if answer in s.cells and its_tests & set(s.loses)]
         assert len(mistakes) >= 2, f"{chapter}: {answer} has {len(mistakes)} wrong version(s) ({mistakes}), not two"
