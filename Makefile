@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: all env browser release example-class book test clean
+.PHONY: all env browser release example-class book test bench clean
 .DEFAULT_GOAL := all
 
 all: release example-class book
@@ -42,6 +42,15 @@ browser:
 
 test: env browser
 	$(BIN)/python -m pytest tests solutions --nbval-lax
+
+# Every throughput benchmark on the fastest device here (CUDA, then MPS, then the CPU), each printing its
+# table and writing bench/results/<script>-<device>.json. Installs the benchmark-only pytorch-crf first.
+bench: env
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r bench/requirements.txt
+	device=$$($(BIN)/python -c "from seqmodels.training import pick_device; print(pick_device().type)") && \
+	$(BIN)/python bench/training.py --json bench/results/training-$$device.json && \
+	$(BIN)/python bench/structured.py --json bench/results/structured-$$device.json && \
+	$(BIN)/python bench/tasks.py --hand-written --json bench/results/tasks-$$device.json
 
 clean:
 	rm -rf _build book/chapters classwork

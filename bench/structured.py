@@ -1,6 +1,6 @@
 """Benchmark: the reference CTC loss against F.ctc_loss, and the reference linear-chain CRF against pytorch-crf.
 
-    .venv/bin/python bench/structured.py [--device cuda|cpu] [--repeats 10]
+    .venv/bin/python bench/structured.py [--device cuda|cpu] [--repeats 10] [--json PATH]
 
 CTC: batch 32, 200 frames, up to 50 target symbols, 28 classes; forward+backward (target: within
 10x of F.ctc_loss). CRF: batch 64, length 50 (padded rows too), 20 tags; NLL forward+backward and
@@ -12,13 +12,15 @@ Float32; ratios are to the anchor measured in the same run; losses and paths mus
 import argparse
 import sys
 import time
+from pathlib import Path
 
 import torch
 from torch.nn import functional as F
 
+from report import bench_device, run_facts, write_json
+
 from seqmodels.structured.crf import crf_nll, crf_viterbi, crf_viterbi_batch
 from seqmodels.structured.ctc import ctc_loss
-from seqmodels.training import pick_device
 
 
 def timed(fn, device: torch.device, repeats: int) -> tuple[float, torch.Tensor]:
@@ -37,7 +39,7 @@ def row(name: str, ms: float, anchor_ms: float) -> str:
     return f"{name:<34} {ms:>9.2f} {ms / anchor_ms:>9.2f}x"
 
 
-def bench_ctc(device: torch.device, repeats: int) -> None:
+def bench_ctc(device: torch.device, repeats: int) -> dict:
     g = torch.Generator().manual_seed(0)
     T, B, C, S = 200, 32, 28, 50
     logits = torch.randn(T, B, C, generator=g).to(device).requires_grad_(True)
@@ -61,14 +63,16 @@ def bench_ctc(device: torch.device, repeats: int) -> None:
     print(row("F.ctc_loss (anchor)", theirs_ms, theirs_ms))
     print(row("seqmodels ctc_loss", ours_ms, theirs_ms))
     print(f"largest relative difference of the losses: {difference:.2e}")
+    return {"shape": {"T": T, "B": B, "S": S, "C": C}, "ms": {"F.ctc_loss": theirs_ms, "ctc_loss": ours_ms},
+            "largest_relative_difference": difference}
 
 
-def bench_crf(device: torch.device, repeats: int) -> None:
+def bench_crf(device: torch.device, repeats: int) -> dict | None:
     try:
         from torchcrf import CRF
     except ImportError:
         print("\nCRF: skipped (pytorch-crf is not installed: pip install -r bench/requirements.txt)")
-        return
+        return None
     g = torch.Generator().manual_seed(0)
     B, T, K = 64, 50, 20
     crf = CRF(K, batch_first=True).to(device)
@@ -101,21 +105,23 @@ def bench_crf(device: torch.device, repeats: int) -> None:
     print(f"{'Viterbi, whole batch':<34} {'ms':>9} {'ratio':>10}")
     print(row("pytorch-crf decode (anchor)", decode_theirs_ms, decode_theirs_ms))
     print(row("seqmodels crf_viterbi_batch", decode_ours_ms, decode_theirs_ms))
-    print(f"relative difference of the losses: {abs(ours - theirs).item() / abs(theirs).item():.2e}; "
-          f"identical best paths: {same_paths}")
+    difference = abs(ours - theirs).item() / abs(theirs).item()
+    print(f"relative difference of the losses: {difference:.2e}; identical best paths: {same_paths}")
+    return {"shape": {"B": B, "T": T, "K": K},
+            "ms": {"pytorch-crf nll": theirs_ms, "crf_nll": ours_ms,
+                   "pytorch-crf decode": decode_theirs_ms, "crf_viterbi_batch": decode_ours_ms},
+            "relative_difference": difference, "identical_paths": same_paths}
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--device")
     parser.add_argument("--repeats", type=int, default=10)
+    parser.add_argument("--json", type=Path, help="also write the results here")
     args = parser.parse_args()
-    device = pick_device(args.device)
-    if device.type == "cpu":
-        torch.set_num_threads(2)
-    print(f"device: {device} | torch {torch.__version__}")
-    bench_ctc(device, args.repeats)
-    bench_crf(device, args.repeats)
+    device = bench_device(args.device)
+    facts = run_facts(device)
+    write_json(args.json, {"facts": facts, "ctc": bench_ctc(device, args.repeats), "crf": bench_crf(device, args.repeats)})
     return 0
 
 

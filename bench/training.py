@@ -16,9 +16,6 @@ Presets: gpu = batch 64, length 128, hidden 512, vocab 10k (the targets' shapes)
 cpu = batch 16, length 64, hidden 256, vocab 2k, on 2 threads. bf16 autocast on CUDA.
 """
 import argparse
-import datetime
-import json
-import platform
 import sys
 import time
 from pathlib import Path
@@ -26,7 +23,8 @@ from pathlib import Path
 import torch
 
 from seqmodels.models.recurrent_lm import RecurrentLM
-from seqmodels.training import Trainer, pick_device
+from report import bench_device, run_facts, write_json
+from seqmodels.training import Trainer
 
 PRESETS = {"gpu": dict(batch=64, length=128, hidden=512, vocab=10_000),
            "cpu": dict(batch=16, length=64, hidden=256, vocab=2_000)}
@@ -85,10 +83,8 @@ def main() -> int:
     parser.add_argument("--no-compile", action="store_true", help="skip the torch.compile row")
     parser.add_argument("--json", type=Path, help="also write the results here")
     args = parser.parse_args()
-    device = pick_device(args.device)
+    device = bench_device(args.device)
     shape = PRESETS[args.preset or ("gpu" if device.type == "cuda" else "cpu")]
-    if device.type == "cpu":
-        torch.set_num_threads(2)
     warmup = 5
     data = batches(shape, warmup + args.iterations, device)
 
@@ -104,17 +100,12 @@ def main() -> int:
         compiled.recurrent = torch.compile(compiled.recurrent)
         rows.append(("hand-written, compiled", bare_loop(compiled, data, device, warmup)))
 
-    name = torch.cuda.get_device_name(device) if device.type == "cuda" else platform.processor() or "cpu"
-    facts = {"device": f"{device.type} ({name})", "torch": torch.__version__, "threads": torch.get_num_threads(),
-             "date": datetime.date.today().isoformat(), **shape}
-    print(" | ".join(f"{k}: {v}" for k, v in facts.items()))
+    facts = run_facts(device, **shape)
     anchor = rows[0][1]
     print(f"{'LSTM LM training':<24} {'tokens/s':>12} {'vs nn.LSTM':>11}")
     for label, rate in rows:
         print(f"{label:<24} {rate:>12,.0f} {rate / anchor:>10.2f}x")
-    if args.json:
-        args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(json.dumps({"facts": facts, "tokens_per_s": dict(rows)}, indent=2) + "\n")
+    write_json(args.json, {"facts": facts, "tokens_per_s": dict(rows)})
     return 0
 
 

@@ -14,8 +14,22 @@ from seqmodels.tasks import TASKS
 from seqmodels.training import Trainer, pick_device, seed_everything
 
 
+def train(task_name: str, *, device: str | torch.device | None = None, epochs: int | None = None,
+          hand_written: bool = False, seed: int = 0, lr: float = 3e-3, progress: bool = True) -> dict[str, float]:
+    """Train the task's model (for its own number of epochs unless told) and return its test metrics."""
+    task, device = TASKS[task_name], pick_device(str(device) if device is not None else None)
+    seed_everything(seed)  # before the model is built: same seed, same initial weights
+    setup = task.build(device=device, hand_written=hand_written, seed=seed)
+    trainer = Trainer(setup.model, setup.step, lr=lr, device=device, seed=seed, progress=progress)
+    trainer.fit(setup.train, epochs=epochs or task.epochs, evaluate=lambda model: setup.evaluate(model, "validation"))
+    trainer.model.eval()
+    with torch.no_grad():
+        return {name: float(value) for name, value in setup.evaluate(trainer.model, "test").items()}
+
+
 def main(argv: list[str] | None = None) -> int:
-    tasks = "\n".join(f"  {name:<12} {task.description}" for name, task in TASKS.items())
+    width = max(map(len, TASKS))
+    tasks = "\n".join(f"  {name:<{width}}  {task.description}" for name, task in TASKS.items())
     parser = argparse.ArgumentParser(prog="python -m seqmodels.train", description=__doc__.split("\n\n")[0],
                                      epilog=f"tasks:\n{tasks}", formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("task", choices=sorted(TASKS), metavar="TASK", help="what to train (listed below)")
@@ -26,15 +40,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--lr", type=float, default=3e-3)
     args = parser.parse_args(argv)
 
-    task, device = TASKS[args.task], pick_device(args.device)
-    seed_everything(args.seed)  # before the model is built: same seed, same initial weights
-    setup = task.build(device=device, hand_written=args.hand_written, seed=args.seed)
-    trainer = Trainer(setup.model, setup.step, lr=args.lr, device=device, seed=args.seed)
-    trainer.fit(setup.train, epochs=args.epochs or task.epochs, evaluate=lambda model: setup.evaluate(model, "validation"))
-    trainer.model.eval()
-    with torch.no_grad():
-        result = setup.evaluate(trainer.model, "test")
-    print(f"{task.name} on {device}: " + ", ".join(f"{name} {value:.4f}" for name, value in result.items()))
+    device = pick_device(args.device)
+    result = train(args.task, device=device, epochs=args.epochs, hand_written=args.hand_written, seed=args.seed,
+                   lr=args.lr)
+    print(f"{args.task} on {device}: " + ", ".join(f"{name} {value:.4f}" for name, value in result.items()))
     return 0
 
 

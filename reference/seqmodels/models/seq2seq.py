@@ -62,15 +62,24 @@ class AttentionSeq2Seq(nn.Module):
 
     def next_token_log_probs(self, source: torch.Tensor) -> Callable[[list[int]], torch.Tensor]:
         """For one source sentence (ids ``[Ls]``), the model as ``step(prefix) -> log P(next token) [V]``,
-        the form that ``greedy_decode`` and ``beam_search`` search over (``prefix`` starts with ``bos``)."""
-        source, source_mask = source.unsqueeze(0), torch.ones(1, len(source), dtype=torch.bool, device=source.device)
+        the form that ``greedy_decode`` and ``beam_search`` search over (``prefix`` starts with ``bos``).
+
+        The decoder state after each prefix is cached, so a prefix one token longer than one seen
+        before costs one LSTM step, not a pass over the whole prefix."""
+        device = source.device
+        source, source_mask = source.unsqueeze(0), torch.ones(1, len(source), dtype=torch.bool, device=device)
         with torch.no_grad():
             keys = self.encode(source, source_mask)
+        states: dict[tuple[int, ...], tuple] = {(): (None, None)}  # prefix -> (last output, (h, c))
 
         @torch.no_grad()
         def step(prefix: list[int]) -> torch.Tensor:
-            states, _ = self.decoder(self.target_embedding(torch.tensor([prefix], device=source.device)))
-            logits, _ = self._logits(states[:, -1:], keys, source_mask)
+            prefix = tuple(prefix)
+            known = next(n for n in range(len(prefix), -1, -1) if prefix[:n] in states)
+            for n in range(known + 1, len(prefix) + 1):
+                token = torch.tensor([[prefix[n - 1]]], device=device)
+                states[prefix[:n]] = self.decoder(self.target_embedding(token), states[prefix[:n - 1]][1])
+            logits, _ = self._logits(states[prefix][0], keys, source_mask)
             return at_least_float32(logits[0, 0]).log_softmax(-1)
 
         return step

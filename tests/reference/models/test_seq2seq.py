@@ -23,6 +23,17 @@ def test_attention_weights_sum_to_one_over_real_source_tokens():
     assert (weights[1, :, 2:] == 0).all()
 
 
+def test_next_token_log_probs_match_the_teacher_forced_logits_in_any_call_order():
+    torch.manual_seed(0)
+    model = AttentionSeq2Seq(10, 9, dim=4, hidden=5, attention=3).double()
+    prefixes = [[2, 4, 5, 6], [2], [2, 4], [2, 7, 1], [2, 4, 5, 6]]  # a long one first: its parents are not cached yet
+    step = model.next_token_log_probs(SOURCE[0])
+    for prefix in prefixes:
+        target, mask = pad_batch([prefix])
+        logits, _ = model(SOURCE[:1], SOURCE_MASK[:1], target, mask)
+        torch.testing.assert_close(step(prefix), logits[0, -1].log_softmax(-1))
+
+
 def test_it_learns_to_copy_and_greedy_decoding_stops_at_eos():
     torch.manual_seed(0)
     bos, eos = 2, 3
