@@ -1,8 +1,12 @@
 """The command line: every task is listed, trains on the CPU and reports its metric."""
+import math
+
 import pytest
+import torch
 
 from seqmodels.tasks import TASKS
 from seqmodels.train import main, train
+from tests.conftest import NO_GPU
 
 
 def test_help_lists_every_task(capsys):
@@ -21,9 +25,16 @@ def test_sentiment_trains_and_beats_chance(capsys, hand_written):
 
 
 @pytest.mark.parametrize("task", sorted(TASKS))
-def test_every_task_runs_an_epoch_and_reports_its_test_metric(capsys, task):
-    assert main([task, "--device", "cpu", "--epochs", "1"]) == 0
-    assert f"{task} on cpu: test_" in capsys.readouterr().out
+def test_every_task_runs_an_epoch_and_reports_its_test_metric(capsys, task, device):
+    assert main([task, "--device", device, "--epochs", "1"]) == 0
+    assert f"{task} on {device}: test_" in capsys.readouterr().out
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason=NO_GPU)
+@pytest.mark.parametrize("task", sorted(TASKS))
+def test_every_task_runs_its_hand_written_path_on_cuda(task):
+    assert all(math.isfinite(value) for value in train(task, device="cuda", epochs=1, hand_written=True,
+                                                        progress=False).values())
 
 
 @pytest.mark.parametrize("cell", ["lstm", "gru"])
