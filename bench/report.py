@@ -1,5 +1,5 @@
 """What the benchmark scripts share: the device (2 torch threads on a CPU, like a student's laptop),
-the facts printed above each table, and the JSON file of the results."""
+waiting for the GPU before reading a timer, the facts printed above each table, and the JSON file."""
 import datetime
 import json
 import os
@@ -17,6 +17,12 @@ def bench_device(name: str | None) -> torch.device:
     if device.type == "cpu":
         torch.set_num_threads(2)
     return device
+
+
+def synchronize(device: torch.device) -> None:
+    """Wait for the GPU's queued work, so that a timer read next counts it (no-op on a CPU)."""
+    if device.type == "cuda":
+        torch.cuda.synchronize()
 
 
 def run_facts(device: torch.device, **extra) -> dict:

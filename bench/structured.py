@@ -17,7 +17,7 @@ from pathlib import Path
 import torch
 from torch.nn import functional as F
 
-from report import bench_device, run_facts, write_json
+from report import bench_device, run_facts, synchronize, write_json
 
 from seqmodels.structured.crf import crf_nll, crf_viterbi, crf_viterbi_batch
 from seqmodels.structured.ctc import ctc_loss
@@ -25,13 +25,11 @@ from seqmodels.structured.ctc import ctc_loss
 
 def timed(fn, device: torch.device, repeats: int) -> tuple[float, torch.Tensor]:
     fn()  # warm-up
-    if device.type == "cuda":
-        torch.cuda.synchronize()
+    synchronize(device)
     start = time.perf_counter()
     for _ in range(repeats):
         loss = fn()
-    if device.type == "cuda":
-        torch.cuda.synchronize()
+    synchronize(device)
     return (time.perf_counter() - start) / repeats * 1000, loss
 
 

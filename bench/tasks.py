@@ -3,9 +3,9 @@
     .venv/bin/python bench/tasks.py [--device cuda|cpu] [--hand-written] [--tasks T ...] [--json PATH]
 
 Each task trains for its own number of epochs, as the command line does (data generation and
-evaluation included, imports not), without the progress bar, after one untimed warm-up epoch. The anchor of each row is the fast path
-(PyTorch's fused layers); ``--hand-written`` adds the course's own implementations of the same
-model, with the ratio of the two times. On the CPU, torch uses 2 threads (a student's laptop).
+evaluation included, imports not), without the progress bar, after one untimed warm-up epoch.
+The anchor of each row is the fast path (PyTorch's fused layers); ``--hand-written`` adds the
+course's own implementations of the same model, with the ratio of the two times. On the CPU, torch uses 2 threads (a student's laptop).
 """
 import argparse
 import sys
@@ -14,18 +14,16 @@ from pathlib import Path
 
 import torch
 
-from report import bench_device, run_facts, write_json
+from report import bench_device, run_facts, synchronize, write_json
 from seqmodels.tasks import TASKS
 from seqmodels.train import train
 
 
 def timed_training(task: str, device: torch.device, hand_written: bool) -> tuple[float, dict[str, float]]:
-    if device.type == "cuda":
-        torch.cuda.synchronize()
+    synchronize(device)
     start = time.perf_counter()
     metrics = train(task, device=device, hand_written=hand_written, progress=False)
-    if device.type == "cuda":
-        torch.cuda.synchronize()
+    synchronize(device)
     return time.perf_counter() - start, metrics
 
 

@@ -23,7 +23,7 @@ from pathlib import Path
 import torch
 
 from seqmodels.models.recurrent_lm import RecurrentLM
-from report import bench_device, run_facts, write_json
+from report import bench_device, run_facts, synchronize, write_json
 from seqmodels.training import Trainer
 
 PRESETS = {"gpu": dict(batch=64, length=128, hidden=512, vocab=10_000),
@@ -43,11 +43,6 @@ def batches(shape: dict, count: int, device: torch.device, seed: int = 0) -> lis
 def step(model, batch):
     inputs, targets, mask = batch
     return model.loss(inputs, targets, mask), int(mask.sum())
-
-
-def synchronize(device: torch.device) -> None:
-    if device.type == "cuda":
-        torch.cuda.synchronize()
 
 
 def bare_loop(model, data, device, warmup: int) -> float:
