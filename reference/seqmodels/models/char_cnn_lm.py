@@ -10,12 +10,11 @@ from collections.abc import Callable
 
 import torch
 from torch import nn
-from torch.nn import functional as F
 
 from seqmodels.layers.convolution import max_over_time
 from seqmodels.models.filter_bank import FilterBank
 from seqmodels.models.recurrent_layer import Recurrent
-from seqmodels.training import at_least_float32
+from seqmodels.training.losses import masked_cross_entropy
 
 
 class CharCNNLM(nn.Module):
@@ -44,4 +43,4 @@ class CharCNNLM(nn.Module):
 
     def loss(self, char_ids: torch.Tensor, targets: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
         """Mean negative log-likelihood per real target word."""
-        return F.cross_entropy(at_least_float32(self(char_ids, mask))[mask], targets[mask])
+        return masked_cross_entropy(self(char_ids, mask), targets, mask)

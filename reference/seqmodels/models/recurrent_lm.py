@@ -6,10 +6,9 @@ Character-level in the course's demos; ``hand_written`` as in seqmodels.models.r
 """
 import torch
 from torch import nn
-from torch.nn import functional as F
 
 from seqmodels.models.recurrent_layer import Recurrent
-from seqmodels.training import at_least_float32
+from seqmodels.training.losses import masked_cross_entropy
 
 
 class RecurrentLM(nn.Module):
@@ -26,5 +25,4 @@ class RecurrentLM(nn.Module):
 
     def loss(self, inputs: torch.Tensor, targets: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
         """Mean negative log-likelihood per real target token (padding ignored)."""
-        logits = at_least_float32(self(inputs, mask))
-        return F.cross_entropy(logits[mask], targets[mask])
+        return masked_cross_entropy(self(inputs, mask), targets, mask)

@@ -12,11 +12,11 @@ from typing import Callable
 
 import torch
 from torch import nn
-from torch.nn import functional as F
 
 from seqmodels.layers.attention import additive_attention
 from seqmodels.models.recurrent_layer import lstm_outputs
 from seqmodels.training import at_least_float32
+from seqmodels.training.losses import masked_cross_entropy
 
 
 class AttentionSeq2Seq(nn.Module):
@@ -58,7 +58,7 @@ class AttentionSeq2Seq(nn.Module):
 
     def loss(self, source, source_mask, target_in, target_out, target_mask) -> torch.Tensor:
         logits, _ = self(source, source_mask, target_in, target_mask)
-        return F.cross_entropy(at_least_float32(logits)[target_mask], target_out[target_mask])
+        return masked_cross_entropy(logits, target_out, target_mask)
 
     def next_token_log_probs(self, source: torch.Tensor) -> Callable[[list[int]], torch.Tensor]:
         """For one source sentence (ids ``[Ls]``), the model as ``step(prefix) -> log P(next token) [V]``,

@@ -11,6 +11,7 @@ from seqmodels.data.splits import Splits
 from seqmodels.text.batching import pad_batch
 from seqmodels.text.vocab import encode
 from seqmodels.training import at_least_float32, make_loader, to_device
+from seqmodels.training.losses import masked_cross_entropy
 
 
 @dataclass
@@ -46,7 +47,7 @@ def classification(data: Splits, model: nn.Module, device: torch.device, seed: i
 
     def step(model, batch):
         ids, mask, labels = batch
-        return F.cross_entropy(at_least_float32(model(ids, mask)), labels), int(mask.sum())
+        return F.cross_entropy(at_least_float32(model(ids, mask)), labels), mask.sum()
 
     def correct_and_total(model, batch):
         ids, mask, labels = batch
@@ -78,8 +79,8 @@ def tagging(data: Splits, tags: list[str], model: nn.Module, device: torch.devic
     def step(model, batch):
         ids, mask, labels = batch
         if hasattr(model, "loss"):
-            return model.loss(ids, mask, labels), int(mask.sum())
-        return F.cross_entropy(at_least_float32(model(ids, mask))[mask], labels[mask]), int(mask.sum())
+            return model.loss(ids, mask, labels), mask.sum()
+        return masked_cross_entropy(model(ids, mask), labels, mask), mask.sum()
 
     def decode(model, ids, mask) -> list[list[int]]:
         if hasattr(model, "decode"):

@@ -35,7 +35,7 @@ def build(device: torch.device, hand_written: bool = False, seed: int = 0) -> Se
     data = speech(n=2000, symbols=SYMBOLS, features=FEATURES, seed=seed)
 
     def step(model, batch):
-        return model.loss(*batch), int(batch[3].sum())
+        return model.loss(*batch), batch[3].sum()
 
     def evaluate(model, split: str = "validation") -> dict[str, float]:
         errors = total = 0

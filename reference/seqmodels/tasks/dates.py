@@ -40,7 +40,7 @@ def translation(data: Splits, target_vocab: dict[str, int], model: nn.Module, de
         return collate_pairs(examples, data.vocab, target_vocab)
 
     def step(model, batch):
-        return model.loss(*batch), int(batch[-1].sum())
+        return model.loss(*batch), batch[-1].sum()
 
     @torch.no_grad()
     def evaluate(model, split: str = "validation") -> dict[str, float]:

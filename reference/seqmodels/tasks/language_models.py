@@ -27,7 +27,7 @@ def _language_model(examples: dict[str, list[list[str]]], vocab: dict[str, int],
 
     def step(model, batch):
         inputs, targets, mask = batch
-        return model.loss(inputs, targets, mask), int(mask.sum())
+        return model.loss(inputs, targets, mask), mask.sum()
 
     @torch.no_grad()
     def evaluate(model, split: str = "validation") -> dict[str, float]:

@@ -4,8 +4,15 @@
     perplexity = exp(NLL)
 
 Padding contributes nothing, whatever its target id; the log-softmax is computed stably.
+``sequence_nll`` is the course's formula; the models train with ``masked_cross_entropy``, the same
+quantity by PyTorch's fused kernel.
 """
 import torch
+from torch.nn import functional as F
+
+from seqmodels.training.trainer import at_least_float32
+
+IGNORED = -100  # a target id no vocabulary has: F.cross_entropy skips it
 
 
 def sequence_nll(logits: torch.Tensor, targets: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
@@ -22,3 +29,11 @@ def sequence_nll(logits: torch.Tensor, targets: torch.Tensor, mask: torch.Tensor
 def perplexity(logits: torch.Tensor, targets: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
     """``exp(sequence_nll(logits, targets, mask))``: the geometric-mean inverse probability per real token."""
     return torch.exp(sequence_nll(logits, targets, mask))
+
+
+def masked_cross_entropy(logits: torch.Tensor, targets: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+    """``sequence_nll`` by ``F.cross_entropy`` in float32 (also under bf16 autocast): padding is skipped
+    through ``ignore_index`` instead of selecting the real rows, which would wait for the GPU to count
+    them and copy their logits. Same value; bitwise the same gradient."""
+    skipped = targets.masked_fill(~mask.to(torch.bool), IGNORED)
+    return F.cross_entropy(at_least_float32(logits).flatten(0, -2), skipped.flatten(), ignore_index=IGNORED)

@@ -2,16 +2,21 @@
 
 A model is trained through a *step function* ``step(model, batch) -> (loss, tokens)``:
 the mean loss of the batch and how many tokens it covered (for tokens/s and for
-averaging). Batches are whatever the data loader yields (tensors, tuples, dicts of
-tensors); the trainer moves them to the device.
+averaging), an int or a 0-d tensor (``mask.sum()``: no wait for the GPU to count). Batches
+are whatever the data loader yields (tensors, tuples, dicts of tensors); the trainer moves
+them to the device.
 
     trainer = Trainer(model, step, lr=1e-3)
     history = trainer.fit(loader, epochs=5, evaluate=lambda m: {"val_loss": ...})
     history.plot()
 
-On CUDA the forward pass runs under bf16 autocast and batches come from pinned memory;
-on the CPU, runs are seeded and deterministic (same seed, same history).
+On CUDA the forward pass runs under bf16 autocast and batches come from pinned memory, and
+the losses are read back only every ``REFRESH_SECONDS`` (for the progress bar and the check
+for a diverging loss): reading a GPU value makes the CPU wait, and a wait at every step
+would leave the GPU idle while the CPU queues the next one. On the CPU, runs are seeded and
+deterministic (same seed, same history).
 """
+import math
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -22,7 +27,8 @@ import torch
 from torch import nn
 from tqdm.auto import tqdm
 
-Step = Callable[[nn.Module, Any], tuple[torch.Tensor, int]]
+Step = Callable[[nn.Module, Any], tuple[torch.Tensor, int | torch.Tensor]]
+REFRESH_SECONDS = 0.5  # how often the losses are read back while training
 
 
 def pick_device(name: str | None = None) -> torch.device:
@@ -90,6 +96,29 @@ class History:
         return ax
 
 
+class EpochLoss:
+    """The token-weighted mean training loss of an epoch. Steps add their loss tensors without
+    reading them; ``mean()`` reads every pending one at once (one wait for the GPU) and checks it."""
+
+    def __init__(self, epoch: int):
+        self.epoch, self.steps, self.total, self.tokens = epoch, 0, 0.0, 0
+        self.pending: list[tuple[torch.Tensor, int | torch.Tensor]] = []
+
+    def add(self, loss: torch.Tensor, tokens: int | torch.Tensor) -> None:
+        self.pending.append((loss.detach(), tokens))
+
+    def mean(self) -> float:
+        for loss, tokens in self.pending:
+            self.steps += 1
+            value = loss.item()
+            if not math.isfinite(value):
+                raise FloatingPointError(f"the loss became {value} at step {self.steps} of epoch {self.epoch}: "
+                                         "lower the learning rate or clip harder")
+            self.total, self.tokens = self.total + value * int(tokens), self.tokens + int(tokens)
+        self.pending.clear()
+        return self.total / max(self.tokens, 1)
+
+
 class Trainer:
     """Trains ``model`` with ``step`` and Adam (or ``optimizer``), clipping the gradients' global norm."""
 
@@ -107,34 +136,35 @@ class Trainer:
         # bf16 keeps float32's range, so no loss scaling is needed (unlike fp16)
         self.autocast = self.device.type == "cuda" and torch.cuda.is_bf16_supported()
 
-    def _train_step(self, batch: Any) -> tuple[float, int]:
+    def _train_step(self, batch: Any) -> tuple[torch.Tensor, int | torch.Tensor]:
         self.model.train()
         with torch.autocast("cuda", dtype=torch.bfloat16, enabled=self.autocast):
             loss, tokens = self.step(self.model, to_device(batch, self.device))
-        if not torch.isfinite(loss):
-            raise FloatingPointError(f"the loss became {loss.item()}: lower the learning rate or clip harder")
         self.optimizer.zero_grad(set_to_none=True)
         loss.backward()
         if self.clip_norm is not None:
             nn.utils.clip_grad_norm_(self.model.parameters(), self.clip_norm)  # global norm (Xiao Eq. 4.13)
         self.optimizer.step()
-        return loss.item(), int(tokens)
+        return loss, tokens
 
     def fit(self, loader: Iterable, epochs: int = 1,
             evaluate: Callable[[nn.Module], dict[str, float]] | None = None) -> History:
-        """Train for ``epochs`` passes over ``loader``; after each, ``evaluate(model)`` adds its metrics."""
+        """Train for ``epochs`` passes over ``loader``; after each, ``evaluate(model)`` adds its metrics.
+        A loss that is not finite stops training with FloatingPointError (found when the losses are read)."""
         for _ in range(epochs):
             epoch = len(self.history.rows) + 1
-            total_loss, total_tokens, start = 0.0, 0, time.perf_counter()
+            loss = EpochLoss(epoch)
+            start = last_read = time.perf_counter()
             bar = tqdm(loader, desc=f"epoch {epoch}", disable=not self.progress, leave=False)
             for batch in bar:
-                loss, tokens = self._train_step(batch)
-                total_loss, total_tokens = total_loss + loss * tokens, total_tokens + tokens
-                rate = total_tokens / max(time.perf_counter() - start, 1e-9)
-                bar.set_postfix(loss=f"{total_loss / total_tokens:.4f}", tok_s=f"{rate:,.0f}")
+                loss.add(*self._train_step(batch))
+                if time.perf_counter() - last_read >= REFRESH_SECONDS:
+                    self._show(bar, loss.mean(), loss.tokens, start)
+                    last_read = time.perf_counter()
+            train_loss = loss.mean()  # waits for the epoch's last step, so the time below counts it
             seconds = time.perf_counter() - start
-            row = {"epoch": epoch, "train_loss": total_loss / max(total_tokens, 1),
-                   "tokens_per_s": total_tokens / max(seconds, 1e-9), "seconds": seconds}
+            row = {"epoch": epoch, "train_loss": train_loss, "tokens_per_s": loss.tokens / max(seconds, 1e-9),
+                   "seconds": seconds}
             if evaluate is not None:
                 self.model.eval()
                 with torch.no_grad(), torch.autocast("cuda", dtype=torch.bfloat16, enabled=self.autocast):
@@ -143,6 +173,11 @@ class Trainer:
             if self.progress:
                 tqdm.write(" ".join(f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}" for k, v in row.items()))
         return self.history
+
+    @staticmethod
+    def _show(bar, mean_loss: float, tokens: int, start: float) -> None:
+        rate = tokens / max(time.perf_counter() - start, 1e-9)
+        bar.set_postfix(loss=f"{mean_loss:.4f}", tok_s=f"{rate:,.0f}")
 
     def save(self, path: str | Path) -> None:
         """Model, optimizer and history, so that training can resume where it stopped."""

@@ -1,5 +1,4 @@
 """The trainer: losses drop, runs are reproducible, clipping bounds the step, checkpoints resume exactly."""
-import io
 
 import matplotlib
 import pytest
@@ -79,11 +78,15 @@ def test_gradient_clipping_bounds_the_global_norm():
 
 
 def test_a_diverging_loss_stops_with_a_clear_message():
-    def nan_step(model, batch):
-        return model(batch[0]).sum() * float("nan"), 1
+    calls = []
 
-    trainer = Trainer(nn.Linear(3, 1), nan_step, device="cpu", progress=False)
-    with pytest.raises(FloatingPointError, match="lower the learning rate"):
+    def nan_on_the_third_step(model, batch):
+        calls.append(1)
+        loss, tokens = step(model, batch)
+        return (loss * float("nan") if len(calls) == 3 else loss), tokens
+
+    trainer = Trainer(nn.Linear(3, 1), nan_on_the_third_step, device="cpu", progress=False)
+    with pytest.raises(FloatingPointError, match="at step 3 of epoch 1: lower the learning rate"):
         trainer.fit(make_loader(regression_data(), 16, collate), epochs=1)
 
 
@@ -117,9 +120,49 @@ def test_the_progress_bar_reports_loss_and_tokens_per_second(capsys, monkeypatch
             return super().set_postfix(*args, **kwargs)
 
     monkeypatch.setattr(trainer_module, "tqdm", Recording)
-    Trainer(nn.Linear(3, 1), step, device="cpu", progress=True).fit(make_loader(regression_data(), 16, collate))
+    monkeypatch.setattr(trainer_module, "REFRESH_SECONDS", 0.0)  # refresh after every step
+    history = Trainer(nn.Linear(3, 1), step, device="cpu", progress=True).fit(
+        make_loader(regression_data(), 16, collate))
     assert len(postfixes) == 4 and all({"loss", "tok_s"} <= set(p) for p in postfixes)
+    assert postfixes[-1]["loss"] == f"{history['train_loss'][0]:.4f}"  # the running mean, the epoch's at the end
     assert "train_loss=" in capsys.readouterr().out  # the epoch's summary line
+
+
+def test_losses_are_read_back_only_when_the_progress_bar_refreshes(monkeypatch):
+    """Reading a loss makes the CPU wait for the GPU: not after every step, or the GPU idles between steps."""
+    import seqmodels.training.trainer as trainer_module
+
+    losses, read_after = [], []  # the storage of each step's loss; how many steps had run when one was read
+    real_item = torch.Tensor.item
+
+    def counting_step(model, batch):
+        loss, tokens = step(model, batch)
+        losses.append(loss.untyped_storage().data_ptr())
+        return loss, tokens
+
+    def recording_item(tensor):
+        if tensor.untyped_storage().data_ptr() in losses:  # not other reads (Adam's step counter)
+            read_after.append(len(losses))
+        return real_item(tensor)
+
+    monkeypatch.setattr(trainer_module, "REFRESH_SECONDS", float("inf"))
+    monkeypatch.setattr(torch.Tensor, "item", recording_item)
+    history = Trainer(nn.Linear(3, 1), counting_step, device="cpu", progress=False).fit(
+        make_loader(regression_data(), 16, collate))
+    assert len(losses) == 4 and read_after == [4, 4, 4, 4]  # every loss read once, after the last step
+    assert history["train_loss"][0] > 0
+
+
+def test_a_step_may_count_its_tokens_in_a_tensor():
+    def tensor_tokens(model, batch):
+        loss, tokens = step(model, batch)
+        return loss, torch.tensor(tokens)
+
+    with_ints = make_trainer().fit(make_loader(regression_data(), 16, collate), epochs=2)
+    torch.manual_seed(0)
+    trainer = Trainer(nn.Linear(3, 1), tensor_tokens, lr=0.05, device="cpu", seed=0, progress=False)
+    with_tensors = trainer.fit(make_loader(regression_data(), 16, collate), epochs=2)
+    assert with_tensors["train_loss"] == with_ints["train_loss"]
 
 
 def test_learning_curves_plot_every_metric():
