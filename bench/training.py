@@ -2,14 +2,16 @@
 
     .venv/bin/python bench/training.py [--device cuda|cpu] [--preset gpu|cpu] [--json PATH] [--no-compile]
 
-Each row trains the same LSTM LM (embedding, one LSTM layer, softmax over the vocabulary)
-on random token batches and reports training tokens/s (forward, backward and Adam step)
-after warm-up, with its ratio to the anchor measured in the same run: a bare training loop
-over PyTorch's nn.LSTM (cuDNN on a GPU). Rows:
+Each row trains an LSTM language model (embedding, one LSTM layer, softmax over the vocabulary)
+of the same shapes on the same random token batches and reports training tokens/s (forward,
+backward and Adam step) after warm-up, with its ratio to the anchor measured in the same run.
+Rows:
 
-  nn.LSTM bare loop       anchor
-  trainer (nn.LSTM)       seqmodels.training.Trainer on the same model and batches (target on a GPU: >= 0.9x)
-  hand-written steps      the course's lstm_encode step loop on the same weights
+  nn.LSTM bare loop       anchor: nn.Embedding, nn.LSTM, nn.Linear and F.cross_entropy on the full
+                          batch in a plain loop; nothing is read back from the device until the end
+  RecurrentLM, bare loop  the course's model (packed sequences, masked loss) in the same loop
+  trainer (RecurrentLM)   seqmodels.training.Trainer training the course's model (target on a GPU: >= 0.9x)
+  hand-written steps      the course's lstm_encode step loop on the same weights, in the plain loop
   hand-written, compiled  the same under torch.compile (target on a GPU: within 3x of cuDNN)
 
 Presets: gpu = batch 64, length 128, hidden 512, vocab 10k (the targets' shapes);
@@ -21,6 +23,8 @@ import time
 from pathlib import Path
 
 import torch
+from torch import nn
+from torch.nn import functional as F
 
 from seqmodels.models.recurrent_lm import RecurrentLM
 from report import bench_device, run_facts, synchronize, write_json
@@ -28,6 +32,20 @@ from seqmodels.training import Trainer
 
 PRESETS = {"gpu": dict(batch=64, length=128, hidden=512, vocab=10_000),
            "cpu": dict(batch=16, length=64, hidden=256, vocab=2_000)}
+EMBEDDING = 128
+
+
+class BareLSTMLM(nn.Module):
+    """The anchor: the LSTM LM as a plain PyTorch user writes it, on full-length batches (no packing, no mask)."""
+
+    def __init__(self, vocab: int, hidden: int):
+        super().__init__()
+        self.embedding, self.lstm = nn.Embedding(vocab, EMBEDDING), nn.LSTM(EMBEDDING, hidden, batch_first=True)
+        self.out = nn.Linear(hidden, vocab)
+
+    def loss(self, inputs: torch.Tensor, targets: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+        outputs, _ = self.lstm(self.embedding(inputs))
+        return F.cross_entropy(self.out(outputs).flatten(0, 1), targets.flatten())
 
 
 def batches(shape: dict, count: int, device: torch.device, seed: int = 0) -> list[tuple]:
@@ -42,24 +60,25 @@ def batches(shape: dict, count: int, device: torch.device, seed: int = 0) -> lis
 
 def step(model, batch):
     inputs, targets, mask = batch
-    return model.loss(inputs, targets, mask), int(mask.sum())
+    return model.loss(inputs, targets, mask), mask.sum()
 
 
 def bare_loop(model, data, device, warmup: int) -> float:
     """Tokens/s of a plain loop: autocast forward, backward, Adam step."""
     optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
     autocast = device.type == "cuda"
+    tokens = sum(batch[2].numel() for batch in data[warmup:])  # every row is full length
     for i, batch in enumerate(data):
         if i == warmup:
             synchronize(device)
             start = time.perf_counter()
         with torch.autocast("cuda", dtype=torch.bfloat16, enabled=autocast):
-            loss, _ = step(model, batch)
+            loss = model.loss(*batch)
         optimizer.zero_grad(set_to_none=True)
         loss.backward()
         optimizer.step()
     synchronize(device)
-    return sum(int(b[2].sum()) for b in data[warmup:]) / (time.perf_counter() - start)
+    return tokens / (time.perf_counter() - start)
 
 
 def trainer_loop(model, data, device, warmup: int) -> float:
@@ -85,10 +104,12 @@ def main() -> int:
 
     def fresh(hand_written: bool = False):
         torch.manual_seed(0)
-        return RecurrentLM(shape["vocab"], 128, shape["hidden"], cell="lstm", hand_written=hand_written).to(device)
+        return RecurrentLM(shape["vocab"], EMBEDDING, shape["hidden"], cell="lstm", hand_written=hand_written).to(device)
 
-    rows = [("nn.LSTM bare loop", bare_loop(fresh(), data, device, warmup)),
-            ("trainer (nn.LSTM)", trainer_loop(fresh(), data, device, warmup)),
+    torch.manual_seed(0)
+    rows = [("nn.LSTM bare loop", bare_loop(BareLSTMLM(shape["vocab"], shape["hidden"]).to(device), data, device, warmup)),
+            ("RecurrentLM, bare loop", bare_loop(fresh(), data, device, warmup)),
+            ("trainer (RecurrentLM)", trainer_loop(fresh(), data, device, warmup)),
             ("hand-written steps", bare_loop(fresh(True), data, device, warmup))]
     if not args.no_compile:
         compiled = fresh(True)

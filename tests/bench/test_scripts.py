@@ -21,7 +21,7 @@ def test_training_prints_every_row_with_its_ratio(tmp_path):
     out = run("training.py", "--iterations", "2", "--no-compile", "--json", str(tmp_path / "t.json"))
     assert "device: cpu" in out and "nn.LSTM bare loop" in out and "1.00x" in out
     rates = json.loads((tmp_path / "t.json").read_text())["tokens_per_s"]
-    assert set(rates) == {"nn.LSTM bare loop", "trainer (nn.LSTM)", "hand-written steps"}
+    assert set(rates) == {"nn.LSTM bare loop", "RecurrentLM, bare loop", "trainer (RecurrentLM)", "hand-written steps"}
     assert all(rate > 0 for rate in rates.values())
 
 
