@@ -42,5 +42,5 @@ def scan(step: Callable[[torch.Tensor, State], State], x: torch.Tensor, mask: to
 def rnn_encode(e: torch.Tensor, mask: torch.Tensor, u0: torch.Tensor, R: torch.Tensor, W: torch.Tensor,
                b: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:
     """States ``[B, L, H]`` (0 on padding) and each row's state at its last real token, ``[B, H]``."""
-    u = u0.expand(e.shape[0], -1).to(e.dtype)
+    u = u0.expand(e.shape[0], -1).to(dtype=e.dtype, device=e.device)
     return scan(lambda e_i, u_prev: rnn_step(u_prev, e_i, R, W, b), e, mask, u)

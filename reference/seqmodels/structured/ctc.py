@@ -14,6 +14,7 @@ import math
 from collections import defaultdict
 
 import torch
+from torch import nn
 
 NEG_INF = float("-inf")
 
@@ -81,14 +82,12 @@ def ctc_loss(log_probs: torch.Tensor, targets: torch.Tensor, input_lengths, targ
     T, B, _ = log_probs.shape
     input_lengths = torch.as_tensor(input_lengths, device=log_probs.device)
     target_lengths = torch.as_tensor(target_lengths, device=log_probs.device)
-    if targets.dim() == 1:  # concatenated: split by the lengths
-        rows = targets.split(target_lengths.tolist())
-    else:
-        rows = [targets[b, : int(target_lengths[b])] for b in range(B)]
-    width = 2 * int(target_lengths.max()) + 1 if B else 1
-    extended = torch.full((B, width), blank, dtype=torch.long, device=log_probs.device)
-    for b, row in enumerate(rows):
-        extended[b, 1 : 2 * len(row) : 2] = row
+    if targets.dim() == 1:  # concatenated: split by the lengths (read on the host), then padded
+        targets = nn.utils.rnn.pad_sequence(targets.split(target_lengths.tolist()), batch_first=True)
+    S = targets.shape[1]  # at least the longest target; columns past a row's length are ignored
+    labels = torch.where(torch.arange(S, device=targets.device) < target_lengths.unsqueeze(1), targets, blank)
+    extended = torch.full((B, 2 * S + 1), blank, dtype=torch.long, device=log_probs.device)
+    extended[:, 1::2] = labels  # y' = ε y1 ε y2 ... ε, for every row at once
     alphas = torch.stack(_forward(log_probs, extended, input_lengths, 2 * target_lengths + 1, blank))  # [T, B, W]
     last = alphas[input_lengths - 1, torch.arange(B, device=log_probs.device)]  # α at each row's last frame, [B, W]
     end = 2 * target_lengths  # index of the final blank

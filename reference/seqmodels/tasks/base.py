@@ -54,7 +54,7 @@ def classification(data: Splits, model: nn.Module, device: torch.device, seed: i
         return int((model(ids, mask).argmax(-1) == labels).sum()), len(labels)
 
     def evaluate(model, split: str = "validation") -> dict[str, float]:
-        loader = make_loader(getattr(data, split), 256, collate, shuffle=False)
+        loader = make_loader(getattr(data, split), 256, collate, shuffle=False, device=device)
         return {f"{split}_accuracy": _accuracy(model, loader, device, correct_and_total)}
 
     return Setup(model, step, make_loader(data.train, batch_size, collate, seed=seed, device=device), evaluate)
@@ -85,15 +85,15 @@ def tagging(data: Splits, tags: list[str], model: nn.Module, device: torch.devic
     def decode(model, ids, mask) -> list[list[int]]:
         if hasattr(model, "decode"):
             return model.decode(ids, mask)
-        best = model(ids, mask).argmax(-1)
-        return [best[b, : int(n)].tolist() for b, n in enumerate(mask.sum(1))]
+        best = model(ids, mask).argmax(-1).tolist()
+        return [row[:n] for row, n in zip(best, mask.sum(1).tolist())]
 
     def evaluate(model, split: str = "validation") -> dict[str, float]:
         correct = total = invalid = sentences = 0
-        for batch in make_loader(getattr(data, split), 256, collate, shuffle=False):
+        for batch in make_loader(getattr(data, split), 256, collate, shuffle=False, device=device):
             ids, mask, labels = to_device(batch, device)
-            for b, guess in enumerate(decode(model, ids, mask)):
-                gold = labels[b, : len(guess)].tolist()
+            for guess, gold_row in zip(decode(model, ids, mask), labels.tolist()):
+                gold = gold_row[: len(guess)]
                 correct += sum(g == t for g, t in zip(guess, gold))
                 total += len(gold)
                 invalid += invalid_transitions([tags[g] for g in guess])

@@ -39,7 +39,7 @@ def build(device: torch.device, hand_written: bool = False, seed: int = 0) -> Se
 
     def evaluate(model, split: str = "validation") -> dict[str, float]:
         errors = total = 0
-        for batch in make_loader(getattr(data, split), 256, collate, shuffle=False):
+        for batch in make_loader(getattr(data, split), 256, collate, shuffle=False, device=device):
             frames, lengths, targets, target_lengths = to_device(batch, device)
             for guess, target, n in zip(model.decode(frames, lengths), targets.tolist(), target_lengths.tolist()):
                 errors, total = errors + edit_distance(guess, target[:n]), total + n

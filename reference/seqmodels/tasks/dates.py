@@ -45,7 +45,7 @@ def translation(data: Splits, target_vocab: dict[str, int], model: nn.Module, de
     @torch.no_grad()
     def evaluate(model, split: str = "validation") -> dict[str, float]:
         exact = right = total = 0
-        for batch in make_loader(getattr(data, split), 256, collate, shuffle=False):
+        for batch in make_loader(getattr(data, split), 256, collate, shuffle=False, device=device):
             source, source_mask, _, target_out, target_mask = to_device(batch, device)
             guesses, _ = model.greedy(source, source_mask, target_vocab[BOS], target_vocab[EOS], max_len)
             for guess, gold, length in zip(guesses, target_out.tolist(), target_mask.sum(1).tolist()):

@@ -32,7 +32,7 @@ def _language_model(examples: dict[str, list[list[str]]], vocab: dict[str, int],
     @torch.no_grad()
     def evaluate(model, split: str = "validation") -> dict[str, float]:
         total = count = 0.0
-        for batch in make_loader(examples[split], 256, collate, shuffle=False):
+        for batch in make_loader(examples[split], 256, collate, shuffle=False, device=device):
             inputs, targets, mask = to_device(batch, device)
             tokens = int(mask.sum())
             total, count = total + model.loss(inputs, targets, mask).item() * tokens, count + tokens

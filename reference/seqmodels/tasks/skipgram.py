@@ -40,7 +40,7 @@ def build(device: torch.device, hand_written: bool = False, seed: int = 0) -> Se
     def evaluate(model, split: str = "validation") -> dict[str, float]:
         fixed = torch.Generator().manual_seed(1234)  # the same noise words at every evaluation
         total, count = 0.0, 0
-        for batch in make_loader(pairs[split], 1024, lambda b: collate(b, fixed), shuffle=False):
+        for batch in make_loader(pairs[split], 1024, lambda b: collate(b, fixed), shuffle=False, device=device):
             total += float(model(*to_device(batch, device))) * len(batch[0])
             count += len(batch[0])
         questions = [q for q in analogy_questions() if all(w in vocab for w in q)]

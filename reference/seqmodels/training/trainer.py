@@ -108,15 +108,23 @@ class EpochLoss:
         self.pending.append((loss.detach(), tokens))
 
     def mean(self) -> float:
-        for loss, tokens in self.pending:
+        losses, counts = zip(*self.pending) if self.pending else ((), ())
+        for value, tokens in zip(read_numbers(losses), map(int, read_numbers(counts))):
             self.steps += 1
-            value = loss.item()
             if not math.isfinite(value):
                 raise FloatingPointError(f"the loss became {value} at step {self.steps} of epoch {self.epoch}: "
                                          "lower the learning rate or clip harder")
-            self.total, self.tokens = self.total + value * int(tokens), self.tokens + int(tokens)
+            self.total, self.tokens = self.total + value * tokens, self.tokens + tokens
         self.pending.clear()
         return self.total / max(self.tokens, 1)
+
+
+def read_numbers(values: Iterable[int | float | torch.Tensor]) -> list[int | float]:
+    """Python numbers of ``values`` (numbers or 0-d tensors), with one copy from the device for all the tensors."""
+    values = list(values)
+    tensors = [v for v in values if isinstance(v, torch.Tensor)]
+    read = iter(torch.stack(tensors).tolist() if tensors else [])
+    return [next(read) if isinstance(v, torch.Tensor) else v for v in values]
 
 
 class Trainer:

@@ -80,3 +80,14 @@ def test_padding_leaves_the_state_alone():
     padded, last_padded = rnn_encode(e, torch.tensor([[True, True, False, False]]), torch.zeros(2), R, W)
     torch.testing.assert_close(last_padded, last_alone)
     torch.testing.assert_close(padded[:, 2:], torch.zeros(1, 2, 2))
+
+
+def test_rnn_encode_takes_the_initial_state_to_the_inputs_device_and_dtype(device):
+    g = torch.Generator().manual_seed(5)
+    e = torch.randn(2, 3, 4, dtype=torch.float64, generator=g).to(device)
+    R, W = (torch.randn(5, n, dtype=torch.float64, generator=g).to(device) for n in (5, 4))
+    mask = torch.ones(2, 3, dtype=torch.bool, device=device)
+    outputs, last = rnn_encode(e, mask, torch.zeros(5), R, W)  # a float32 initial state on the CPU
+    expected, _ = rnn_encode(e, mask, torch.zeros(5, dtype=torch.float64, device=device), R, W)
+    assert outputs.device == e.device and outputs.dtype == torch.float64
+    torch.testing.assert_close(outputs, expected)

@@ -47,6 +47,19 @@ def test_ctc_loss_matches_pytorch_with_gradients(reduction, layout):
     torch.testing.assert_close(grad_ours, grad_theirs)
 
 
+def test_padding_wider_than_the_longest_target_is_ignored_whatever_it_holds(device):
+    g = torch.Generator().manual_seed(4)
+    T, B, C = 10, 3, 6
+    log_probs = torch.randn(T, B, C, dtype=torch.float64, generator=g).log_softmax(-1).to(device)
+    target_lengths = torch.tensor([2, 3, 0], device=device)
+    padded = torch.randint(1, C, (B, 7), generator=g).to(device)  # 7 columns for targets of at most 3
+    garbage = padded.clone()
+    garbage[0, 2:], garbage[1, 3:], garbage[2, :] = -1, C + 5, 99  # ids no alphabet has, under padding only
+    input_lengths = torch.tensor([10, 8, 5], device=device)
+    expected = F.ctc_loss(log_probs, padded, input_lengths, target_lengths, reduction="none")
+    torch.testing.assert_close(ctc_loss(log_probs, garbage, input_lengths, target_lengths, reduction="none"), expected)
+
+
 def test_an_impossible_alignment_costs_infinity_like_pytorch():
     log_probs = torch.randn(2, 1, 3, dtype=torch.float64).log_softmax(-1)
     targets, lengths = torch.tensor([[1, 1]]), torch.tensor([2])  # "1 1" needs 3 frames
