@@ -83,7 +83,8 @@ def ctc_loss(log_probs: torch.Tensor, targets: torch.Tensor, input_lengths, targ
     input_lengths = torch.as_tensor(input_lengths, device=log_probs.device)
     target_lengths = torch.as_tensor(target_lengths, device=log_probs.device)
     if targets.dim() == 1:  # concatenated: split by the lengths (read on the host), then padded
-        targets = nn.utils.rnn.pad_sequence(targets.split(target_lengths.tolist()), batch_first=True)
+        rows = targets.split(target_lengths.tolist())
+        targets = nn.utils.rnn.pad_sequence(rows, batch_first=True) if rows else targets.view(0, 0)
     S = targets.shape[1]  # at least the longest target; columns past a row's length are ignored
     labels = torch.where(torch.arange(S, device=targets.device) < target_lengths.unsqueeze(1), targets, blank)
     extended = torch.full((B, 2 * S + 1), blank, dtype=torch.long, device=log_probs.device)

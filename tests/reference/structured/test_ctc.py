@@ -60,6 +60,13 @@ def test_padding_wider_than_the_longest_target_is_ignored_whatever_it_holds(devi
     torch.testing.assert_close(ctc_loss(log_probs, garbage, input_lengths, target_lengths, reduction="none"), expected)
 
 
+@pytest.mark.parametrize("targets", [torch.zeros(0, 3, dtype=torch.long), torch.zeros(0, dtype=torch.long)],
+                         ids=["padded", "concatenated"])
+def test_an_empty_batch_has_no_losses(targets):
+    log_probs, none = torch.randn(5, 0, 4).log_softmax(-1), torch.zeros(0, dtype=torch.long)
+    assert ctc_loss(log_probs, targets, none, none, reduction="none").shape == (0,)
+
+
 def test_an_impossible_alignment_costs_infinity_like_pytorch():
     log_probs = torch.randn(2, 1, 3, dtype=torch.float64).log_softmax(-1)
     targets, lengths = torch.tensor([[1, 1]]), torch.tensor([2])  # "1 1" needs 3 frames
