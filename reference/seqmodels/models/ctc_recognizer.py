@@ -8,7 +8,7 @@ from torch import nn
 from torch.nn import functional as F
 
 from seqmodels.models.recurrent_layer import lstm_outputs
-from seqmodels.structured.ctc import ctc_collapse, ctc_loss
+from seqmodels.structured.ctc import ctc_greedy_decode, ctc_loss
 from seqmodels.training import at_least_float32
 
 
@@ -32,5 +32,5 @@ class CTCRecognizer(nn.Module):
 
     def decode(self, frames: torch.Tensor, lengths: torch.Tensor) -> list[list[int]]:
         """Best-path transcriptions, symbols numbered from 1."""
-        paths = self(frames, lengths).argmax(-1).transpose(0, 1).tolist()  # best label per frame, read back once
-        return [ctc_collapse(path[:n]) for path, n in zip(paths, lengths.tolist())]
+        log_probs = self(frames, lengths).cpu()  # one copy from the device, not one per utterance
+        return [ctc_greedy_decode(log_probs[:n, b]) for b, n in enumerate(lengths.tolist())]

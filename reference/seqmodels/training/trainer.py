@@ -108,8 +108,9 @@ class EpochLoss:
         self.pending.append((loss.detach(), tokens))
 
     def mean(self) -> float:
-        losses, counts = zip(*self.pending) if self.pending else ((), ())
-        for value, tokens in zip(read_numbers(losses), map(int, read_numbers(counts))):
+        values = read_numbers(loss for loss, _ in self.pending)
+        counts = read_numbers(tokens for _, tokens in self.pending)
+        for value, tokens in zip(values, map(int, counts)):
             self.steps += 1
             if not math.isfinite(value):
                 raise FloatingPointError(f"the loss became {value} at step {self.steps} of epoch {self.epoch}: "
