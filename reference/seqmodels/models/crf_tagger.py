@@ -7,7 +7,7 @@ import torch
 from torch import nn
 
 from seqmodels.models.tagger import Tagger
-from seqmodels.structured.crf import crf_nll, crf_viterbi_batch
+from seqmodels.structured.crf import crf_nll, crf_viterbi_fused
 from seqmodels.training import at_least_float32
 
 
@@ -28,4 +28,4 @@ class CRFTagger(nn.Module):
 
     def decode(self, ids: torch.Tensor, mask: torch.Tensor) -> list[list[int]]:
         emissions = at_least_float32(self(ids, mask))
-        return crf_viterbi_batch(emissions, mask, self.transitions, self.start, self.end)[0]
+        return crf_viterbi_fused(emissions, mask, self.transitions, self.start, self.end)[0]  # = crf_viterbi_batch

@@ -12,6 +12,9 @@ u(y_0, y_1), which Eq. 4.85 leaves undefined.
 """
 import torch
 
+from seqmodels.structured.crf_scan import crf_log_partition_scan, scan_fits
+from seqmodels.structured.triton_backend import triton_runs_on
+
 
 def crf_score(emissions: torch.Tensor, tags, transitions: torch.Tensor, start: torch.Tensor,
               end: torch.Tensor) -> torch.Tensor:
@@ -47,8 +50,12 @@ def _gold_scores(emissions, tags, mask, transitions, start, end) -> torch.Tensor
 
 def crf_nll(emissions: torch.Tensor, tags: torch.Tensor, mask: torch.Tensor, transitions: torch.Tensor,
             start: torch.Tensor, end: torch.Tensor) -> torch.Tensor:
-    """Mean over the batch of ``log Z - s(y)``."""
-    return (crf_log_partition(emissions, mask, transitions, start, end)
+    """Mean over the batch of ``log Z - s(y)``. On a GPU, log Z comes from the parallel scan
+    (``crf_log_partition_scan``: a few launches per level of log2 T, not per position) unless its K^3
+    intermediates would be large; on a CPU from the forward algorithm, faster there (the scan does K times
+    more arithmetic). Same values either way."""
+    log_partition = crf_log_partition_scan if emissions.is_cuda and scan_fits(emissions) else crf_log_partition
+    return (log_partition(emissions, mask, transitions, start, end)
             - _gold_scores(emissions, tags, mask, transitions, start, end)).mean()
 
 
@@ -74,6 +81,18 @@ def crf_viterbi_batch(emissions: torch.Tensor, mask: torch.Tensor, transitions: 
         path.append(tag)
     rows = torch.stack(path[::-1], dim=1).tolist()
     return [row[:n] for row, n in zip(rows, mask.sum(1).tolist())], final.tolist()
+
+
+def crf_viterbi_fused(emissions: torch.Tensor, mask: torch.Tensor, transitions: torch.Tensor, start: torch.Tensor,
+                      end: torch.Tensor) -> tuple[list[list[int]], list[float]]:
+    """``crf_viterbi_batch``, the same paths and scores, in one Triton kernel where Triton runs (``crf_triton``)."""
+    if not triton_runs_on(emissions):
+        return crf_viterbi_batch(emissions, mask, transitions, start, end)
+    from seqmodels.structured.crf_triton import crf_viterbi_triton
+    with torch.no_grad():
+        path, score = crf_viterbi_triton(emissions, mask, transitions, start, end)
+    rows = path.tolist()  # one copy from the device
+    return [row[:n] for row, n in zip(rows, mask.sum(1).tolist())], score.tolist()
 
 
 def crf_viterbi(emissions: torch.Tensor, transitions: torch.Tensor, start: torch.Tensor,

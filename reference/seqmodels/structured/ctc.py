@@ -42,14 +42,19 @@ def _log_sum_exp(x: torch.Tensor, dim: int = 0) -> torch.Tensor:
     return torch.where(reachable, top.squeeze(dim) + torch.where(reachable, total, 1.0).log(), NEG_INF)
 
 
+def _can_skip(extended: torch.Tensor, blank: int) -> torch.Tensor:
+    """[y'_s ≠ ε and y'_s ≠ y'_{s-2}], the third term of the recursion, for extended [B, 2S+1]."""
+    previous_two = torch.cat([extended.new_full((extended.shape[0], 2), -1), extended], dim=1)[:, :extended.shape[1]]
+    return (extended != blank) & (extended != previous_two)
+
+
 def _forward(log_probs: torch.Tensor, extended: torch.Tensor, input_lengths: torch.Tensor,
              extended_lengths: torch.Tensor, blank: int) -> list[torch.Tensor]:
     """α_t for t = 1..T_max over a batch: log_probs [T, B, C], extended [B, 2S+1] (padded); a list of [B, 2S+1]."""
     T, B, _ = log_probs.shape
     width = extended.shape[1]
     emit = log_probs.gather(2, extended.unsqueeze(0).expand(T, B, width))  # log p_t(y'_s), [T, B, 2S+1]
-    previous_two = torch.cat([extended.new_full((B, 2), -1), extended], dim=1)[:, :width]
-    can_skip = (extended != blank) & (extended != previous_two)  # the third term of the recursion
+    can_skip = _can_skip(extended, blank)
     valid = torch.arange(width, device=extended.device) < extended_lengths.unsqueeze(1)
     alpha = torch.full((B, width), NEG_INF, dtype=log_probs.dtype, device=log_probs.device)
     alpha[:, 0] = emit[0, :, 0]
@@ -79,22 +84,38 @@ def ctc_loss(log_probs: torch.Tensor, targets: torch.Tensor, input_lengths, targ
              reduction: str = "mean") -> torch.Tensor:
     """-log p(y | x) per utterance, as ``F.ctc_loss``: targets padded [B, S_max] or concatenated [sum S];
     reduction "none" [B], "sum", or "mean" (each loss divided by its target length, then averaged)."""
-    T, B, _ = log_probs.shape
+    B = log_probs.shape[1]
     input_lengths = torch.as_tensor(input_lengths, device=log_probs.device)
     target_lengths = torch.as_tensor(target_lengths, device=log_probs.device)
+    extended = _extended_targets(targets, target_lengths, B, blank, log_probs.device)
+    alphas = torch.stack(_forward(log_probs, extended, input_lengths, 2 * target_lengths + 1, blank))  # [T, B, W]
+    last = alphas[input_lengths - 1, torch.arange(B, device=log_probs.device)]  # α at each row's last frame, [B, W]
+    return _reduce(_negative_log_likelihood(last, target_lengths), target_lengths, reduction)
+
+
+def _extended_targets(targets: torch.Tensor, target_lengths: torch.Tensor, B: int, blank: int,
+                      device: torch.device) -> torch.Tensor:
+    """y' of every row, [B, 2S+1], from targets padded [B, S_max] or concatenated [sum S]."""
     if targets.dim() == 1:  # concatenated: split by the lengths (read on the host), then padded
         rows = targets.split(target_lengths.tolist())
         targets = nn.utils.rnn.pad_sequence(rows, batch_first=True) if rows else targets.view(0, 0)
     S = targets.shape[1]  # at least the longest target; columns past a row's length are ignored
     labels = torch.where(torch.arange(S, device=targets.device) < target_lengths.unsqueeze(1), targets, blank)
-    extended = torch.full((B, 2 * S + 1), blank, dtype=torch.long, device=log_probs.device)
+    extended = torch.full((B, 2 * S + 1), blank, dtype=torch.long, device=device)
     extended[:, 1::2] = labels  # y' = ε y1 ε y2 ... ε, for every row at once
-    alphas = torch.stack(_forward(log_probs, extended, input_lengths, 2 * target_lengths + 1, blank))  # [T, B, W]
-    last = alphas[input_lengths - 1, torch.arange(B, device=log_probs.device)]  # α at each row's last frame, [B, W]
+    return extended
+
+
+def _negative_log_likelihood(last: torch.Tensor, target_lengths: torch.Tensor) -> torch.Tensor:
+    """-log p(y | x) = -log(α_T(2S+1) + α_T(2S)) from α at each row's last frame, [B, W] -> [B]."""
     end = 2 * target_lengths  # index of the final blank
     final = torch.stack([last.gather(1, end.unsqueeze(1)).squeeze(1),
                          torch.where(end > 0, last.gather(1, (end - 1).clamp(min=0).unsqueeze(1)).squeeze(1), NEG_INF)])
-    losses = -_log_sum_exp(final)
+    return -_log_sum_exp(final)
+
+
+def _reduce(losses: torch.Tensor, target_lengths: torch.Tensor, reduction: str) -> torch.Tensor:
+    """``F.ctc_loss``'s reductions: "none", "sum", or "mean" (each loss divided by its target length, then averaged)."""
     if reduction == "none":
         return losses
     if reduction == "sum":

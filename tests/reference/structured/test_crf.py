@@ -1,11 +1,13 @@
-"""CRF scoring, partition, NLL and Viterbi against brute-force enumeration of every tag sequence."""
+"""CRF scoring, partition, NLL and Viterbi against brute-force enumeration of every tag sequence; the fast paths
+(the log-depth scan for log Z, the fused Viterbi) against brute force and the readable loops."""
 import itertools
 
 import pytest
 import torch
 
 from seqmodels.structured.crf import (crf_log_partition, crf_nll, crf_score, crf_viterbi, crf_viterbi_batch,
-                                      hmm_viterbi)
+                                      crf_viterbi_fused, hmm_viterbi)
+from seqmodels.structured.crf_scan import crf_log_partition_scan
 
 
 def random_crf(T, K, seed=0):
@@ -127,3 +129,67 @@ def test_agrees_with_pytorch_crf_at_length_60():
     torch.testing.assert_close(crf_nll(emissions, tags, mask, *args), expected)
     paths = oracle.decode(emissions, mask)
     assert [crf_viterbi(emissions[b, :n], *args)[0] for b, n in enumerate(mask.sum(1).tolist())] == paths
+
+
+def padded_batch(T, lengths, K, dtype, device, seed=10):
+    g = torch.Generator().manual_seed(seed)
+    emissions = torch.randn(len(lengths), T, K, dtype=dtype, generator=g)
+    params = [torch.randn(*shape, dtype=dtype, generator=g) for shape in ((K, K), (K,), (K,))]
+    mask = torch.arange(T) < torch.tensor(lengths).unsqueeze(1)
+    return [x.to(device).requires_grad_(x.is_floating_point()) for x in (emissions, mask, *params)]
+
+
+def test_the_scan_equals_brute_force():
+    emissions, transitions, start, end = random_crf(5, 3, seed=11)  # T - 1 = 4 products: two full levels
+    scores = all_scores(emissions, transitions, start, end)
+    log_z = crf_log_partition_scan(emissions[None], torch.ones(1, 5, dtype=torch.bool), transitions, start, end)
+    expected = torch.logsumexp(torch.tensor(list(scores.values()), dtype=torch.float64), 0)
+    assert log_z.item() == pytest.approx(expected.item(), rel=1e-12)
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+@pytest.mark.parametrize("T, lengths", [(1, [1, 1]), (2, [2, 1]), (7, [7, 1, 4, 6]), (12, [12, 9, 1, 2])],
+                         ids=["T=1", "T=2", "T=7", "T=12"])
+def test_the_scan_equals_the_forward_algorithm_with_gradients(device, dtype, T, lengths):
+    inputs = padded_batch(T, lengths, 5, dtype, device)
+    scan, loop = crf_log_partition_scan(*inputs), crf_log_partition(*inputs)
+    torch.testing.assert_close(scan, loop, rtol=1e-5, atol=0)
+    grads = [torch.autograd.grad(z.sum(), [x for x in inputs if x.requires_grad], allow_unused=True,
+                                 materialize_grads=True) for z in (scan, loop)]
+    for ours, theirs in zip(*grads):
+        assert torch.isfinite(ours).all()  # padded steps are a finite identity: no NaN from logsumexp of -inf
+        torch.testing.assert_close(ours, theirs, rtol=1e-5, atol=1e-6 if dtype == torch.float32 else 1e-12)
+
+
+def test_crf_nll_is_the_same_on_every_device(device):
+    """On a GPU crf_nll takes the scan, on a CPU the loop: same loss, same gradients."""
+    emissions, mask, *params = padded_batch(9, [9, 3, 1, 6], 4, torch.float64, "cpu")
+    tags = torch.randint(4, (4, 9), generator=torch.Generator().manual_seed(12))
+    here = [x.detach().to(device).requires_grad_(x.is_floating_point()) for x in (emissions, mask, *params)]
+    losses = [crf_nll(inputs[0], tags.to(inputs[0].device), *inputs[1:])
+              for inputs in ((emissions, mask, *params), here)]
+    torch.testing.assert_close(losses[1].cpu(), losses[0])
+    for ours, theirs in zip(torch.autograd.grad(losses[1], [here[0], *here[2:]]),
+                            torch.autograd.grad(losses[0], [emissions, *params])):
+        torch.testing.assert_close(ours.cpu(), theirs)
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+def test_fused_viterbi_gives_the_loops_paths_and_scores(backend, device, dtype):
+    emissions, mask, *params = (x.detach() for x in padded_batch(11, [11, 1, 5, 11, 2, 8], 7, dtype, device))
+    assert crf_viterbi_fused(emissions, mask, *params) == crf_viterbi_batch(emissions, mask, *params)
+    first = (emissions[:, :1], mask[:, :1], *params)  # T = 1
+    assert crf_viterbi_fused(*first) == crf_viterbi_batch(*first)
+    assert crf_viterbi_fused(emissions[:0], mask[:0], *params) == ([], [])
+
+
+def test_fused_viterbi_breaks_ties_as_the_loop_does(backend, device):
+    """Exact ties everywhere (zeros, and small integers): the loop keeps the lowest tag; so must the kernel."""
+    g = torch.Generator().manual_seed(13)
+    mask = (torch.arange(6) < torch.tensor([[6], [4], [1]])).to(device)
+    zeros = (torch.zeros(3, 6, 5), torch.zeros(5, 5), torch.zeros(5), torch.zeros(5))
+    small = (torch.randint(0, 2, (3, 6, 5), generator=g), torch.randint(-1, 2, (5, 5), generator=g),
+             torch.zeros(5), torch.randint(0, 2, (5,), generator=g))
+    for emissions, *params in (zeros, small):
+        emissions, *params = (x.float().to(device) for x in (emissions, *params))
+        assert crf_viterbi_fused(emissions, mask, *params) == crf_viterbi_batch(emissions, mask, *params)
