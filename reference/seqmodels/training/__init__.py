@@ -1,4 +1,4 @@
-"""Training: the trainer every chapter's demo uses."""
+"""Training: the trainer every chapter's demo uses; data-parallel under torchrun (``distributed``)."""
 from seqmodels.training.trainer import (History, Trainer, at_least_float32, make_loader, pick_device, seed_everything,
                                         to_device)
 

@@ -15,6 +15,12 @@ the losses are read back only every ``REFRESH_SECONDS`` (for the progress bar an
 for a diverging loss): reading a GPU value makes the CPU wait, and a wait at every step
 would leave the GPU idle while the CPU queues the next one. On the CPU, runs are seeded and
 deterministic (same seed, same history).
+
+Under ``torchrun --nproc_per_node=N`` the trainer trains data-parallel (``distributed.py``): each rank
+steps on its shard of every batch, gradients are averaged before clipping and the update, and the
+history's losses and token rates are the whole epoch's, summed over the ranks when it ends (one
+all-reduce per epoch; the progress bar shows rank 0's shard). Evaluation runs on every rank, on the
+same weights, so every rank gets the same metrics; only rank 0 prints and saves checkpoints.
 """
 import math
 import time
@@ -27,19 +33,24 @@ import torch
 from torch import nn
 from tqdm.auto import tqdm
 
+from seqmodels.training import distributed
+
 Step = Callable[[nn.Module, Any], tuple[torch.Tensor, int | torch.Tensor]]
 REFRESH_SECONDS = 0.5  # how often the losses are read back while training
 
 
 def pick_device(name: str | None = None) -> torch.device:
-    """``name`` if given; otherwise CUDA, then Apple's MPS, then the CPU."""
+    """``name`` if given; otherwise CUDA, then Apple's MPS, then the CPU. Under torchrun, CUDA without an
+    index is this process's GPU, ``cuda:LOCAL_RANK``."""
     if name:
-        return torch.device(name)
-    if torch.cuda.is_available():
-        return torch.device("cuda")
-    if getattr(torch.backends, "mps", None) is not None and torch.backends.mps.is_available():
-        return torch.device("mps")
-    return torch.device("cpu")
+        device = torch.device(name)
+    elif torch.cuda.is_available():
+        device = torch.device("cuda")
+    elif getattr(torch.backends, "mps", None) is not None and torch.backends.mps.is_available():
+        device = torch.device("mps")
+    else:
+        device = torch.device("cpu")
+    return distributed.local_device(device)
 
 
 def seed_everything(seed: int) -> torch.Generator:
@@ -66,7 +77,8 @@ def at_least_float32(t: torch.Tensor) -> torch.Tensor:
 
 def make_loader(examples, batch_size: int, collate: Callable, *, shuffle: bool = True, seed: int = 0,
                 device: torch.device | None = None) -> torch.utils.data.DataLoader:
-    """A seeded DataLoader over a list of examples; pinned memory when the batches go to a GPU."""
+    """A seeded DataLoader over a list of examples; pinned memory when the batches go to a GPU. Under
+    torchrun every rank shuffles alike (same seed), which is what lets the trainer shard each batch."""
     return torch.utils.data.DataLoader(examples, batch_size=batch_size, shuffle=shuffle, collate_fn=collate,
                                        generator=torch.Generator().manual_seed(seed),
                                        pin_memory=device is not None and device.type == "cuda")
@@ -136,11 +148,13 @@ class Trainer:
                  progress: bool = True):
         self.generator = seed_everything(seed)
         self.device = pick_device(str(device) if device is not None else None)
+        distributed.start(self.device)  # under torchrun: join the process group (once)
         self.model = model.to(self.device)
+        distributed.broadcast_state(self.model)
         self.step = step
         self.optimizer = optimizer or torch.optim.Adam(self.model.parameters(), lr=lr)
         self.clip_norm = clip_norm
-        self.progress = progress
+        self.progress = progress and distributed.is_main()
         self.history = History()
         # bf16 keeps float32's range, so no loss scaling is needed (unlike fp16)
         self.autocast = self.device.type == "cuda" and torch.cuda.is_bf16_supported()
@@ -151,6 +165,7 @@ class Trainer:
             loss, tokens = self.step(self.model, to_device(batch, self.device))
         self.optimizer.zero_grad(set_to_none=True)
         loss.backward()
+        distributed.average_gradients(self.model.parameters())  # whatever method the step called
         if self.clip_norm is not None:
             nn.utils.clip_grad_norm_(self.model.parameters(), self.clip_norm)  # global norm (Xiao Eq. 4.13)
         self.optimizer.step()
@@ -159,7 +174,9 @@ class Trainer:
     def fit(self, loader: Iterable, epochs: int = 1,
             evaluate: Callable[[nn.Module], dict[str, float]] | None = None) -> History:
         """Train for ``epochs`` passes over ``loader``; after each, ``evaluate(model)`` adds its metrics.
-        A loss that is not finite stops training with FloatingPointError (found when the losses are read)."""
+        A loss that is not finite stops training with FloatingPointError (found when the losses are read).
+        Under torchrun each rank trains on its shard of ``loader``'s batches."""
+        loader = distributed.shard(loader)
         for _ in range(epochs):
             epoch = len(self.history.rows) + 1
             loss = EpochLoss(epoch)
@@ -170,9 +187,10 @@ class Trainer:
                 if time.perf_counter() - last_read >= REFRESH_SECONDS:
                     self._show(bar, loss.mean(), loss.tokens, start)
                     last_read = time.perf_counter()
-            train_loss = loss.mean()  # waits for the epoch's last step, so the time below counts it
+            loss.mean()  # waits for the epoch's last step, so the time below counts it
             seconds = time.perf_counter() - start
-            row = {"epoch": epoch, "train_loss": train_loss, "tokens_per_s": loss.tokens / max(seconds, 1e-9),
+            total, tokens = distributed.sum_over_ranks([loss.total, loss.tokens], self.device)  # every rank's
+            row = {"epoch": epoch, "train_loss": total / max(tokens, 1), "tokens_per_s": tokens / max(seconds, 1e-9),
                    "seconds": seconds}
             if evaluate is not None:
                 self.model.eval()
@@ -189,9 +207,12 @@ class Trainer:
         bar.set_postfix(loss=f"{mean_loss:.4f}", tok_s=f"{rate:,.0f}")
 
     def save(self, path: str | Path) -> None:
-        """Model, optimizer and history, so that training can resume where it stopped."""
-        torch.save({"model": self.model.state_dict(), "optimizer": self.optimizer.state_dict(),
-                    "history": self.history.rows}, path)
+        """Model, optimizer and history, so that training can resume where it stopped (under torchrun, rank 0
+        writes: every rank holds the same)."""
+        if distributed.is_main():
+            torch.save({"model": self.model.state_dict(), "optimizer": self.optimizer.state_dict(),
+                        "history": self.history.rows}, path)
+        distributed.barrier()  # no rank reads it before it is written
 
     def load(self, path: str | Path) -> None:
         state = torch.load(path, map_location=self.device, weights_only=True)
