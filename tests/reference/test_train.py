@@ -52,3 +52,19 @@ def test_an_unknown_task_is_refused_with_the_list(capsys):
 def test_attention_learns_to_normalise_dates():
     result = train("dates-attention", device="cpu", progress=False)  # the task's own number of epochs
     assert result["test_exact_match"] > 0.9, result
+
+
+def test_cuda_graphs_without_the_hand_written_path_or_a_gpu_is_refused(capsys):
+    with pytest.raises(SystemExit):
+        main(["char-lm", "--device", "cpu", "--cuda-graphs"])
+    assert "--cuda-graphs needs --hand-written and a CUDA device" in capsys.readouterr().err
+
+
+def test_the_gpu_scale_builds_a_wider_model_on_more_data():
+    from seqmodels.tasks.base import SCALES
+    small, large = (TASKS["positions-learned"].build(device=torch.device("cpu"), scale=SCALES[name])
+                    for name in ("cpu", "gpu"))
+    parameters = [sum(p.numel() for p in setup.model.parameters()) for setup in (small, large)]
+    assert parameters[1] > 3.5 * parameters[0]  # four times as wide
+    assert len(large.train.dataset) == 8 * len(small.train.dataset)
+    assert large.train.batch_size == 8 * small.train.batch_size

@@ -23,10 +23,24 @@ class Setup:
 
 
 @dataclass(frozen=True)
+class Scale:
+    """How big a task runs: how many times the default's generated examples, hidden width and batch size.
+    ``cpu`` is the default (every task well within a minute on 2 cores); ``gpu`` gives a GPU enough
+    work per step to be worth it, with the same number of steps per epoch (data and batch grow alike)."""
+
+    data: int = 1
+    width: int = 1
+    batch: int = 1
+
+
+SCALES = {"cpu": Scale(), "gpu": Scale(data=8, width=4, batch=8)}
+
+
+@dataclass(frozen=True)
 class Task:
     name: str
     description: str
-    build: Callable[..., Setup]  # build(device=..., hand_written=..., seed=...) -> Setup
+    build: Callable[..., Setup]  # build(device=..., hand_written=..., seed=..., scale=...) -> Setup
     epochs: int  # enough for a sensible metric, well within a minute on a 2-core CPU
 
 

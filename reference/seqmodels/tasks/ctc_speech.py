@@ -3,7 +3,7 @@ import torch
 
 from seqmodels.data.speech import speech
 from seqmodels.models.ctc_recognizer import CTCRecognizer
-from seqmodels.tasks.base import Setup, Task
+from seqmodels.tasks.base import SCALES, Scale, Setup, Task
 from seqmodels.training import make_loader, to_device
 
 SYMBOLS, FEATURES = 10, 16
@@ -31,8 +31,8 @@ def collate(examples):
     return frames, lengths, targets, target_lengths
 
 
-def build(device: torch.device, hand_written: bool = False, seed: int = 0) -> Setup:
-    data = speech(n=2000, symbols=SYMBOLS, features=FEATURES, seed=seed)
+def build(device: torch.device, hand_written: bool = False, seed: int = 0, scale: Scale = SCALES["cpu"]) -> Setup:
+    data = speech(n=2000 * scale.data, symbols=SYMBOLS, features=FEATURES, seed=seed)
 
     def step(model, batch):
         return model.loss(*batch), batch[3].sum()
@@ -45,8 +45,8 @@ def build(device: torch.device, hand_written: bool = False, seed: int = 0) -> Se
                 errors, total = errors + edit_distance(guess, target[:n]), total + n
         return {f"{split}_label_error_rate": errors / total}
 
-    model = CTCRecognizer(FEATURES, 32, SYMBOLS, hand_written=hand_written)
-    return Setup(model, step, make_loader(data.train, 32, collate, seed=seed, device=device), evaluate)
+    model = CTCRecognizer(FEATURES, 32 * scale.width, SYMBOLS, hand_written=hand_written)
+    return Setup(model, step, make_loader(data.train, 32 * scale.batch, collate, seed=seed, device=device), evaluate)
 
 
 CTC_SPEECH = Task("ctc-speech", "BiLSTM-CTC recogniser of symbols in synthetic frames of unknown duration "

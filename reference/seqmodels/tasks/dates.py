@@ -10,7 +10,7 @@ from torch import nn
 from seqmodels.data.dates import date_pairs
 from seqmodels.data.splits import Splits
 from seqmodels.models.seq2seq import AttentionSeq2Seq
-from seqmodels.tasks.base import Setup, Task
+from seqmodels.tasks.base import SCALES, Scale, Setup, Task
 from seqmodels.text.batching import pad_batch
 from seqmodels.text.vocab import build_vocab, encode
 from seqmodels.training import make_loader, to_device
@@ -58,11 +58,13 @@ def translation(data: Splits, target_vocab: dict[str, int], model: nn.Module, de
     return Setup(model, step, make_loader(data.train, batch_size, collate, seed=seed, device=device), evaluate)
 
 
-def build(device: torch.device, hand_written: bool = False, seed: int = 0) -> Setup:
-    data = date_pairs(n=3000, seed=seed)
+def build(device: torch.device, hand_written: bool = False, seed: int = 0, scale: Scale = SCALES["cpu"]) -> Setup:
+    data = date_pairs(n=3000 * scale.data, seed=seed)
     target_vocab = target_vocabulary(data)
-    model = AttentionSeq2Seq(len(data.vocab), len(target_vocab), hand_written=hand_written)
-    return translation(data, target_vocab, model, device, seed=seed)
+    width = scale.width
+    model = AttentionSeq2Seq(len(data.vocab), len(target_vocab), dim=32 * width, hidden=64 * width,
+                             attention=64 * width, hand_written=hand_written)
+    return translation(data, target_vocab, model, device, seed=seed, batch_size=32 * scale.batch)
 
 
 DATES = Task("dates-attention", "BiLSTM encoder, LSTM decoder with additive attention: written dates -> ISO 8601 "

@@ -7,7 +7,7 @@ import torch
 from seqmodels.data.char_text import char_text
 from seqmodels.models.char_cnn_lm import CharCNNLM
 from seqmodels.models.recurrent_lm import RecurrentLM
-from seqmodels.tasks.base import Setup, Task
+from seqmodels.tasks.base import SCALES, Scale, Setup, Task
 from seqmodels.text.batching import pad_batch
 from seqmodels.text.vocab import build_vocab, encode
 from seqmodels.training import make_loader, to_device
@@ -17,7 +17,7 @@ SPECIALS = ("[PAD]", "[UNK]", BOS, EOS)
 
 
 def _language_model(examples: dict[str, list[list[str]]], vocab: dict[str, int], encode_inputs, model, device,
-                    seed: int) -> Setup:
+                    seed: int, batch_size: int = 32) -> Setup:
     """Train ``model.loss(inputs, targets, mask)`` on token lists: inputs <s> t_1..t_n, targets t_1..t_n </s>
     (targets encoded with ``vocab``, inputs by ``encode_inputs(sequences, length)``)."""
 
@@ -38,23 +38,25 @@ def _language_model(examples: dict[str, list[list[str]]], vocab: dict[str, int],
             total, count = total + model.loss(inputs, targets, mask).item() * tokens, count + tokens
         return {f"{split}_perplexity": math.exp(total / count)}
 
-    return Setup(model, step, make_loader(examples["train"], 32, collate, seed=seed, device=device), evaluate)
+    return Setup(model, step, make_loader(examples["train"], batch_size, collate, seed=seed, device=device), evaluate)
 
 
-def build_char_lm(device: torch.device, hand_written: bool = False, seed: int = 0) -> Setup:
-    data = char_text(n=1500, seed=seed)
+def build_char_lm(device: torch.device, hand_written: bool = False, seed: int = 0,
+                  scale: Scale = SCALES["cpu"]) -> Setup:
+    data = char_text(n=1500 * scale.data, seed=seed)
     examples = {split: [chars for chars, _ in getattr(data, split)] for split in ("train", "validation", "test")}
     vocab = build_vocab(examples["train"], specials=SPECIALS)
 
     def encode_inputs(sequences, _length):
         return pad_batch([encode(s, vocab) for s in sequences])[0]
 
-    model = RecurrentLM(len(vocab), 24, 96, cell="lstm", hand_written=hand_written)
-    return _language_model(examples, vocab, encode_inputs, model, device, seed)
+    model = RecurrentLM(len(vocab), 24 * scale.width, 96 * scale.width, cell="lstm", hand_written=hand_written)
+    return _language_model(examples, vocab, encode_inputs, model, device, seed, batch_size=32 * scale.batch)
 
 
-def build_char_cnn_lm(device: torch.device, hand_written: bool = False, seed: int = 0) -> Setup:
-    data = char_text(n=1500, seed=seed)
+def build_char_cnn_lm(device: torch.device, hand_written: bool = False, seed: int = 0,
+                      scale: Scale = SCALES["cpu"]) -> Setup:
+    data = char_text(n=1500 * scale.data, seed=seed)
     examples = {split: [text.replace(".", " .").split() for _, text in getattr(data, split)]
                 for split in ("train", "validation", "test")}
     chars = build_vocab([list(word) for words in examples["train"] for word in [BOS, *words]])
@@ -69,8 +71,9 @@ def build_char_cnn_lm(device: torch.device, hand_written: bool = False, seed: in
         return ids
 
     words = build_vocab(examples["train"], specials=SPECIALS)
-    model = CharCNNLM(len(chars), len(words), hand_written=hand_written)
-    return _language_model(examples, words, encode_inputs, model, device, seed)
+    model = CharCNNLM(len(chars), len(words), filters=32 * scale.width, hidden=64 * scale.width,
+                      hand_written=hand_written)
+    return _language_model(examples, words, encode_inputs, model, device, seed, batch_size=32 * scale.batch)
 
 
 LANGUAGE_MODELS = [

@@ -3,16 +3,17 @@ import torch
 
 from seqmodels.data.long_range import first_symbol
 from seqmodels.models.recurrent_classifier import RecurrentClassifier
-from seqmodels.tasks.base import Setup, Task, classification
+from seqmodels.tasks.base import SCALES, Scale, Setup, Task, classification
 
 LENGTH, CLASSES = 25, 4
 
 
 def builder(cell: str):
-    def build(device: torch.device, hand_written: bool = False, seed: int = 0) -> Setup:
-        data = first_symbol(n=2000, length=LENGTH, classes=CLASSES, jitter=5, seed=seed)
-        model = RecurrentClassifier(len(data.vocab), 16, 32, CLASSES, cell=cell, hand_written=hand_written)
-        return classification(data, model, device, seed)
+    def build(device: torch.device, hand_written: bool = False, seed: int = 0, scale: Scale = SCALES["cpu"]) -> Setup:
+        data = first_symbol(n=2000 * scale.data, length=LENGTH, classes=CLASSES, jitter=5, seed=seed)
+        model = RecurrentClassifier(len(data.vocab), 16 * scale.width, 32 * scale.width, CLASSES, cell=cell,
+                                    hand_written=hand_written)
+        return classification(data, model, device, seed, batch_size=32 * scale.batch)
     return build
 
 

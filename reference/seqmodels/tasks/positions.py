@@ -5,14 +5,15 @@ import torch
 from seqmodels.data.order import which_first
 from seqmodels.models.position_classifier import POSITIONS as KINDS
 from seqmodels.models.position_classifier import PositionClassifier
-from seqmodels.tasks.base import Setup, Task, classification
+from seqmodels.tasks.base import SCALES, Scale, Setup, Task, classification
 
 
 def builder(positions: str):
-    def build(device: torch.device, hand_written: bool = False, seed: int = 0) -> Setup:
-        data = which_first(n=2000, length=12, jitter=4, seed=seed)
-        model = PositionClassifier(len(data.vocab), 32, 2, positions=positions, max_len=32, hand_written=hand_written)
-        return classification(data, model, device, seed)
+    def build(device: torch.device, hand_written: bool = False, seed: int = 0, scale: Scale = SCALES["cpu"]) -> Setup:
+        data = which_first(n=2000 * scale.data, length=12, jitter=4, seed=seed)
+        model = PositionClassifier(len(data.vocab), 32 * scale.width, 2, positions=positions, max_len=32,
+                                   hand_written=hand_written)
+        return classification(data, model, device, seed, batch_size=32 * scale.batch)
     return build
 
 

@@ -4,13 +4,14 @@ import torch
 from seqmodels.data.sentiment import sentiment
 from seqmodels.models.averaged_embedding import AveragedEmbeddingClassifier
 from seqmodels.models.cnn_classifier import CNNClassifier
-from seqmodels.tasks.base import Setup, Task, classification
+from seqmodels.tasks.base import SCALES, Scale, Setup, Task, classification
 
 
 def builder(model_class):
-    def build(device: torch.device, hand_written: bool = False, seed: int = 0) -> Setup:
-        data = sentiment(n=4000, seed=seed)
-        return classification(data, model_class(len(data.vocab), 32, 2, hand_written=hand_written), device, seed)
+    def build(device: torch.device, hand_written: bool = False, seed: int = 0, scale: Scale = SCALES["cpu"]) -> Setup:
+        data = sentiment(n=4000 * scale.data, seed=seed)
+        model = model_class(len(data.vocab), 32 * scale.width, 2, hand_written=hand_written)
+        return classification(data, model, device, seed, batch_size=32 * scale.batch)
     return build
 
 

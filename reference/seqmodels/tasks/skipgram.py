@@ -9,16 +9,18 @@ from seqmodels.data.word_relations import analogy_questions, relation_corpus
 from seqmodels.embeddings.similarity import analogy
 from seqmodels.embeddings.word2vec import noise_distribution, skipgram_pairs
 from seqmodels.models.skipgram import SkipGram
-from seqmodels.tasks.base import Setup, Task
+from seqmodels.tasks.base import SCALES, Scale, Setup, Task
 from seqmodels.text.vocab import build_vocab, encode
 from seqmodels.training import make_loader, to_device
 
 WINDOW, NEGATIVES = 2, 5
 
 
-def build(device: torch.device, hand_written: bool = False, seed: int = 0) -> Setup:
-    sentences = relation_corpus(n=10000, seed=seed)
-    words = {"train": sentences[:8000], "validation": sentences[8000:9000], "test": sentences[9000:]}
+def build(device: torch.device, hand_written: bool = False, seed: int = 0, scale: Scale = SCALES["cpu"]) -> Setup:
+    n = 10000 * scale.data
+    sentences = relation_corpus(n=n, seed=seed)
+    words = {"train": sentences[: n * 8 // 10], "validation": sentences[n * 8 // 10: n * 9 // 10],
+             "test": sentences[n * 9 // 10:]}
     vocab = build_vocab(words["train"])
     counts = torch.zeros(len(vocab))
     for sentence in words["train"]:
@@ -48,8 +50,9 @@ def build(device: torch.device, hand_written: bool = False, seed: int = 0) -> Se
         right = sum(analogy(a, b, c, E, vocab) == [d] for a, b, c, d in questions)
         return {f"{split}_loss": total / count, f"{split}_analogy_accuracy": right / max(len(questions), 1)}
 
-    model = SkipGram(len(vocab), 32, hand_written=hand_written)
-    return Setup(model, step, make_loader(pairs["train"], 256, collate, seed=seed, device=device), evaluate)
+    model = SkipGram(len(vocab), 32 * scale.width, hand_written=hand_written)
+    return Setup(model, step, make_loader(pairs["train"], 256 * scale.batch, collate, seed=seed, device=device),
+                 evaluate)
 
 
 SKIPGRAM = Task("skipgram", f"skip-gram with {NEGATIVES} negative samples, window {WINDOW} (chapter 03)", build,

@@ -4,18 +4,19 @@ import torch
 from seqmodels.data.entities import TAGS, entities
 from seqmodels.models.crf_tagger import CRFTagger
 from seqmodels.models.tagger import Tagger
-from seqmodels.tasks.base import Setup, Task, tagging
+from seqmodels.tasks.base import SCALES, Scale, Setup, Task, tagging
 
 
 def builder(kind: str):
-    def build(device: torch.device, hand_written: bool = False, seed: int = 0) -> Setup:
-        data = entities(n=3000, seed=seed)
+    def build(device: torch.device, hand_written: bool = False, seed: int = 0, scale: Scale = SCALES["cpu"]) -> Setup:
+        data = entities(n=3000 * scale.data, seed=seed)
+        dim, hidden = 24 * scale.width, 32 * scale.width
         if kind == "crf":
-            model = CRFTagger(len(data.vocab), 24, 32, len(TAGS), hand_written=hand_written)
+            model = CRFTagger(len(data.vocab), dim, hidden, len(TAGS), hand_written=hand_written)
         else:
-            model = Tagger(len(data.vocab), 24, 32, len(TAGS), bidirectional=kind == "bilstm",
+            model = Tagger(len(data.vocab), dim, hidden, len(TAGS), bidirectional=kind == "bilstm",
                            hand_written=hand_written)
-        return tagging(data, TAGS, model, device, seed)
+        return tagging(data, TAGS, model, device, seed, batch_size=32 * scale.batch)
     return build
 
 
