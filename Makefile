@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: all env browser release example-class book test bench clean
+.PHONY: all env browser release example-class book test bench gpu-check clean
 .DEFAULT_GOAL := all
 
 all: release example-class book
@@ -51,6 +51,14 @@ bench: env
 	$(BIN)/python bench/training.py --json bench/results/training-$$device.json && \
 	$(BIN)/python bench/structured.py --json bench/results/structured-$$device.json && \
 	$(BIN)/python bench/tasks.py --hand-written --json bench/results/tasks-$$device.json
+
+# Every solution notebook run top to bottom in a fresh kernel on the GPU and on 2 CPU threads, and the CUDA
+# variants of the reference tests, as one table (bench/gpu_check.py; options in GPU_CHECK_ARGS, e.g.
+# GPU_CHECK_ARGS="--notebooks 06_bidirectional --json gpu-check.json"). On a machine without this venv
+# (the GPU machine, wheels from .whl/, see bench/README.md): make gpu-check GPU_PYTHON=python3
+GPU_PYTHON ?= $(BIN)/python
+gpu-check: $(if $(filter $(BIN)/python,$(GPU_PYTHON)),env)
+	$(GPU_PYTHON) bench/gpu_check.py $(GPU_CHECK_ARGS)
 
 clean:
 	rm -rf _build book/chapters classwork

@@ -6,6 +6,7 @@ syllabus's rules, and compare results with :func:`expect_equal` or
 expected and what came back.
 """
 import collections
+import contextlib
 import importlib
 import os
 import sys
@@ -209,6 +210,60 @@ def expect_tensor(
         _fail(call, f"returned wrong values (largest error {float(error.max()):.3g} at index {where}: "
                     f"expected {expected_values[where].item():.6g}, got {got_values[where].item():.6g}).",
               expected, got, hint)
+
+
+def _tf32_settings() -> dict[str, Any]:
+    """The TF32 switches of cuDNN and CUDA matmuls as they are now (read so that none of torch's checks can raise)."""
+    cudnn, matmul = torch.backends.cudnn, torch.backends.cuda.matmul
+    per_op = ((cudnn, "conv"), (cudnn, "rnn"), (torch.backends.cuda, "matmul"), (torch.backends.mkldnn, "matmul"))
+    settings: dict[str, Any] = {"per_op": {(module, op): getattr(module, op).fp32_precision for module, op in per_op
+                                           if hasattr(getattr(module, op, None), "fp32_precision")}}  # torch >= 2.9
+    try:  # the legacy switches refuse to be read once the two APIs disagree: then the per-operator one decides
+        settings["cudnn"] = bool(cudnn.allow_tf32)
+    except RuntimeError:
+        settings["cudnn"] = settings["per_op"].get((cudnn, "conv")) == "tf32"
+    try:
+        settings["matmul"] = torch.get_float32_matmul_precision()
+    except RuntimeError:
+        settings["matmul"] = "high" if matmul.fp32_precision == "tf32" else "highest"
+    return settings
+
+
+@contextlib.contextmanager
+def full_precision():
+    """Inside the block, CUDA computes float32 in full precision: no TF32 in cuDNN nor in CUDA matrix products.
+
+    cuDNN runs float32 convolutions (``F.conv1d``, ``F.conv2d``) and recurrent layers (``nn.LSTM``,
+    ``nn.GRU``, ``nn.RNN``) on TF32 tensor cores by default (``torch.backends.cudnn.allow_tf32`` is True),
+    which keeps 10 bits of each input's mantissa: on an H100, ``nn.LSTM`` then differs from the same LSTM
+    written with plain matrix products by more than 1e-4. CUDA matrix products use TF32 only once someone
+    switches it on (``torch.backends.cuda.matmul.allow_tf32``, ``torch.set_float32_matmul_precision``),
+    which a notebook cell may do. A test's expected values must be exact float32, so a CUDA test whose
+    values come from matrix products, convolutions or recurrent layers computes them inside this block.
+
+    The answer's call runs inside the same block, although an answer is otherwise graded as it runs:
+    ``grading.rules`` forbids convolutions only in chapter 07 and recurrent layers only where they are
+    the exercise, so elsewhere an answer may compute its matrix products with a permitted cuDNN op (a
+    width-1 ``F.conv1d`` is one), which would be TF32 on a GPU and exact on a CPU. Inside the block it is
+    graded on what it computes, as on a CPU; an answer made of plain matrix products runs exactly as it
+    would outside (their TF32 is off unless a cell switched it on).
+
+    Sets the switches through both of torch's interfaces (``allow_tf32`` and, from torch 2.9,
+    ``fp32_precision`` per operator) and restores the previous settings on the way out, even after an
+    error. Without CUDA the switches change nothing (they are set and restored all the same).
+    """
+    before = _tf32_settings()
+    try:
+        torch.backends.cudnn.allow_tf32 = False  # the legacy switches first: they reset the per-operator ones...
+        torch.set_float32_matmul_precision("highest")  # (CUDA and oneDNN matmuls together, so they agree)
+        for module, op in before["per_op"]:  # ...which then say "ieee" explicitly, whatever their parents say
+            getattr(module, op).fp32_precision = "ieee"
+        yield
+    finally:
+        torch.backends.cudnn.allow_tf32 = before["cudnn"]
+        torch.set_float32_matmul_precision(before["matmul"])
+        for (module, op), value in before["per_op"].items():
+            getattr(module, op).fp32_precision = value
 
 
 if os.environ.get("NBGRADER_EXECUTION") == "autograde":  # after every helper above is defined

@@ -218,3 +218,40 @@ def test_passed_names_what_passed_and_promises_more_tests(capsys, monkeypatch):
     monkeypatch.setattr(checks, "_stdout", sys.stdout)  # pytest swapped stdout after the module was imported
     assert checks.passed("Table F.1") is None
     assert capsys.readouterr().out == "✓ Table F.1: visible tests passed (more tests run when your notebook is graded)\n"
+
+
+def _tf32_switches() -> dict:
+    """Every TF32 switch torch has, by both interfaces (the per-operator one from torch 2.9 on)."""
+    backends = torch.backends
+    switches = {"cudnn.allow_tf32": backends.cudnn.allow_tf32, "matmul.allow_tf32": backends.cuda.matmul.allow_tf32,
+                "float32_matmul_precision": torch.get_float32_matmul_precision()}
+    for name, module, op in (("cudnn.conv", backends.cudnn, "conv"), ("cudnn.rnn", backends.cudnn, "rnn"),
+                             ("cuda.matmul", backends.cuda, "matmul"), ("mkldnn.matmul", backends.mkldnn, "matmul")):
+        if hasattr(getattr(module, op, None), "fp32_precision"):
+            switches[name] = getattr(module, op).fp32_precision
+    return switches
+
+
+@pytest.mark.parametrize("matmul_precision", ["highest", "high"])
+def test_full_precision_switches_tf32_off_inside_and_restores_every_switch(matmul_precision):
+    """Works on a machine without CUDA too: the switches exist (and change nothing) there."""
+    from grading.checks import full_precision
+
+    old = torch.get_float32_matmul_precision()
+    torch.set_float32_matmul_precision(matmul_precision)  # "high": a cell switched TF32 matmuls on
+    try:
+        before = _tf32_switches()
+        assert before["cudnn.allow_tf32"] is True  # PyTorch's default: cuDNN uses TF32
+        with full_precision():
+            inside = _tf32_switches()
+            x, w = torch.randn(2, 3, 5), torch.randn(4, 3, 1)
+            expect_tensor(F.conv1d(x, w), torch.einsum("bcl,oc->bol", x, w[..., 0]), "a width-1 conv1d", atol=1e-5)
+        assert _tf32_switches() == before
+        with pytest.raises(KeyError), full_precision():  # restored after an error too
+            raise KeyError("a failing test")
+        assert _tf32_switches() == before
+    finally:
+        torch.set_float32_matmul_precision(old)
+    assert inside["cudnn.allow_tf32"] is False and inside["matmul.allow_tf32"] is False
+    assert inside["float32_matmul_precision"] == "highest"
+    assert all(value == "ieee" for name, value in inside.items() if "." in name and "allow" not in name)

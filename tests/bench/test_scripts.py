@@ -18,7 +18,7 @@ def run(script: str, *args: str) -> str:
 
 
 def test_training_prints_every_row_with_its_ratio(tmp_path):
-    out = run("training.py", "--iterations", "2", "--no-compile", "--json", str(tmp_path / "t.json"))
+    out = run("training.py", "--iterations", "2", "--rounds", "1", "--json", str(tmp_path / "t.json"))
     assert "device: cpu" in out and "nn.LSTM bare loop" in out and "1.00x" in out
     rates = json.loads((tmp_path / "t.json").read_text())["tokens_per_s"]
     assert set(rates) == {"nn.LSTM bare loop", "RecurrentLM, bare loop", "trainer (RecurrentLM)", "hand-written steps"}
@@ -28,15 +28,60 @@ def test_training_prints_every_row_with_its_ratio(tmp_path):
 def test_structured_losses_agree_with_pytorch(tmp_path):
     out = run("structured.py", "--repeats", "1", "--json", str(tmp_path / "s.json"))
     results = json.loads((tmp_path / "s.json").read_text())
-    assert "F.ctc_loss (anchor)" in out
+    assert "F.ctc_loss (anchor)" in out and "seqmodels fused_ctc_loss" in out
+    assert set(results["ctc"]["ms"]) == {"F.ctc_loss", "ctc_loss", "fused_ctc_loss"}
     assert results["ctc"]["largest_relative_difference"] < 1e-5
+    assert results["ctc"]["gradient_relative_difference"]["fused_ctc_loss"] < 1e-4  # to float64 F.ctc_loss
     if results["crf"] is None:
         pytest.skip("pytorch-crf (bench/requirements.txt) is not installed: the CRF rows were skipped")
     assert results["crf"]["relative_difference"] < 1e-5 and results["crf"]["identical_paths"]
+    assert results["crf"]["identical_scores"] and "crf_viterbi_fused" in results["crf"]["ms"]
 
 
-def test_tasks_trains_both_paths_and_reports_the_metric(tmp_path):
-    out = run("tasks.py", "--hand-written", "--tasks", "positions-none", "--json", str(tmp_path / "k.json"))
+def test_tasks_trains_both_paths_and_the_cpu_anchor_and_reports_the_metric(tmp_path):
+    out = run("tasks.py", "--hand-written", "--cpu-anchor", "--tasks", "positions-none", "--json", str(tmp_path / "k.json"))
     row = json.loads((tmp_path / "k.json").read_text())["tasks"]["positions-none"]
-    assert "positions-none" in out
+    assert "positions-none" in out and "vs CPU" in out
     assert set(row["fast"]["metrics"]) == set(row["hand_written"]["metrics"]) == {"test_accuracy"}
+    assert row["fast"]["metrics"] == row["cpu_anchor"]["metrics"]  # same device, same scale: the same run
+    assert all(row[path]["tokens_per_s"] > 0 for path in ("fast", "hand_written", "cpu_anchor"))
+
+
+def _notebook(path: Path, *sources: str, grade_id: str | None = None) -> Path:
+    """A minimal nbformat-4 notebook of code cells; the last one gets nbgrader metadata when grade_id is given."""
+    cells = [{"cell_type": "code", "execution_count": None, "id": f"c{i}", "metadata": {}, "outputs": [], "source": s}
+             for i, s in enumerate(sources)]
+    if grade_id:
+        cells[-1]["metadata"]["nbgrader"] = {"grade": True, "grade_id": grade_id, "locked": True, "points": 1,
+                                             "schema_version": 3, "solution": False, "task": False}
+    path.write_text(json.dumps({"cells": cells, "metadata": {"kernelspec": {"name": "python3", "language": "python",
+                                "display_name": "Python 3"}}, "nbformat": 4, "nbformat_minor": 5}))
+    return path
+
+
+def test_gpu_check_runs_each_notebook_in_fresh_kernels_and_names_the_first_failing_cell(tmp_path):
+    pytest.importorskip("nbclient")
+    pytest.importorskip("ipykernel")
+    # the kernel sees the course's packages, runs in the notebook's folder, and in the CPU column has no GPU
+    # and the threads asked for; the table and the JSON name the cell that failed
+    good = _notebook(tmp_path / "good.ipynb", "import json, os, torch, seqmodels\nfrom grading.checks import expect_equal",
+                     "column = 'cpu' if os.environ.get('CUDA_VISIBLE_DEVICES') == '' else 'gpu'\n"
+                     "facts = {'cwd': os.getcwd(), 'threads': torch.get_num_threads(), 'cuda': torch.cuda.is_available()}\n"
+                     "open(f'facts-{column}.json', 'w').write(json.dumps(facts))")
+    bad = _notebook(tmp_path / "bad.ipynb", "x = 1", "raise ValueError('wrong values\\nexpected: 1')", grade_id="test_bad")
+    done = subprocess.run([sys.executable, str(BENCH / "gpu_check.py"), "--notebook-paths", str(good), str(bad),
+                           "--no-tests", "--cpu-jobs", "2", "--cpu-threads", "1", "--json", str(tmp_path / "g.json")],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 1, done.stdout + done.stderr[-3000:]
+    assert "FAIL" in done.stdout and "cell 1 (test_bad): ValueError: wrong values" in done.stdout
+    report = json.loads((tmp_path / "g.json").read_text())
+    rows = {row["notebook"]: row for row in report["notebooks"]}
+    assert report["passed"] is False and report["cuda_tests"] is None
+    assert rows["good"]["gpu"]["passed"] and rows["good"]["cpu"]["passed"] and rows["good"]["cpu"]["device"] == "cpu"
+    for column in ("gpu", "cpu"):
+        assert rows["bad"][column]["error"] == {"cell": 1, "grade_id": "test_bad", "ename": "ValueError",
+                                                "evalue": "wrong values"}
+        assert rows["good"][column]["seconds"] > 0
+    cpu = json.loads((tmp_path / "facts-cpu.json").read_text())
+    assert cpu == {"cwd": str(tmp_path), "threads": 1, "cuda": False}
+    assert json.loads((tmp_path / "facts-gpu.json").read_text())["cuda"] == report["device"]["cuda"]
