@@ -44,13 +44,15 @@ test: env browser
 	$(BIN)/python -m pytest tests solutions --nbval-lax
 
 # Every throughput benchmark on the fastest device here (CUDA, then MPS, then the CPU), each printing its
-# table and writing bench/results/<script>-<device>.json. Installs the benchmark-only pytorch-crf first.
+# table and writing bench/results/<script>-<device>.json (on CUDA the tasks run at the GPU scale, against
+# the CPU scale on 2 CPU threads). Installs the benchmark-only pytorch-crf first.
 bench: env
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r bench/requirements.txt
 	device=$$($(BIN)/python -c "from seqmodels.training import pick_device; print(pick_device().type)") && \
 	$(BIN)/python bench/training.py --json bench/results/training-$$device.json && \
 	$(BIN)/python bench/structured.py --json bench/results/structured-$$device.json && \
-	$(BIN)/python bench/tasks.py --hand-written --json bench/results/tasks-$$device.json
+	$(BIN)/python bench/tasks.py --hand-written $$([ $$device = cuda ] && echo --scale gpu --cpu-anchor --cuda-graphs) \
+	  --json bench/results/tasks-$$device.json
 
 # Every solution notebook run top to bottom in a fresh kernel on the GPU and on 2 CPU threads, and the CUDA
 # variants of the reference tests, as one table (bench/gpu_check.py; options in GPU_CHECK_ARGS, e.g.
