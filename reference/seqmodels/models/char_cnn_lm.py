@@ -3,7 +3,7 @@ Kim et al., 2016): word vector x_i = max over characters of tanh(Conv(character 
 several widths concatenated, then an LSTM and a softmax over the word vocabulary.
 
 A word never seen in training still gets a vector from its spelling. ``hand_written=True`` runs the
-course's ``conv1d_same`` and ``lstm_encode``; otherwise ``F.conv1d`` and cuDNN's packed LSTM. Same outputs.
+course's ``conv1d_same`` and ``lstm_encode``; otherwise ``F.conv1d`` and cuDNN's LSTM on the padded batch. Same outputs.
 ``conv_fn`` / ``pool_fn`` (e.g. a student's) replace the spelling's convolution and pooling on either path.
 """
 from collections.abc import Callable

@@ -1,7 +1,7 @@
 """A BiLSTM-CTC recogniser (Xiao Sec. 4.5.2): frames in, per-frame label log-probabilities out (blank = 0).
 
 ``hand_written=True`` uses the course's ``bilstm_encode`` and ``ctc_loss``; otherwise PyTorch's
-packed bidirectional LSTM and ``F.ctc_loss``. Same values, same gradients.
+bidirectional LSTM on the padded batch and ``F.ctc_loss``. Same values, same gradients.
 """
 import torch
 from torch import nn

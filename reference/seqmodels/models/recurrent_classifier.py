@@ -1,7 +1,7 @@
 """A recurrent acceptor (Aziz F.11): embed the tokens, run an Elman, LSTM or GRU layer, classify the last state.
 
 ``hand_written`` switches the recurrent layer between the course's step loops and PyTorch's
-packed (cuDNN) path; both give the same logits (seqmodels.models.recurrent_layer).
+padded (cuDNN) path; both give the same logits (seqmodels.models.recurrent_layer).
 """
 import torch
 from torch import nn

@@ -5,7 +5,7 @@ target prefix (teacher forcing in training, its own guesses when decoding); at e
 queries the keys with ``additive_attention`` and predicts the next token from [state; context].
 
 ``hand_written=True``: the course's ``bilstm_encode``/``lstm_encode`` loops and one
-``additive_attention`` call per step. Otherwise cuDNN's packed LSTMs and one ``additive_attention``
+``additive_attention`` call per step. Otherwise cuDNN's LSTMs on the padded batch and one ``additive_attention``
 call for every step at once (the keys projected once). Same outputs.
 """
 from typing import Callable

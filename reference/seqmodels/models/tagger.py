@@ -2,7 +2,7 @@
 
 ``bidirectional=True`` gives every position its right context too (o_i = [u_i, v_{l-i+1}]).
 ``hand_written`` runs ``lstm_encode`` / ``bilstm_encode`` on the layer's own weights instead
-of PyTorch's packed (cuDNN) path; the scores are the same.
+of PyTorch's (cuDNN) layer on the padded batch; the scores are the same.
 """
 import torch
 from torch import nn

@@ -1,4 +1,4 @@
-"""The recurrent acceptor: the hand-written loops and PyTorch's packed layers agree, for every cell."""
+"""The recurrent acceptor: the hand-written loops and PyTorch's layers (on the padded batch) agree, for every cell."""
 import pytest
 import torch
 
@@ -7,7 +7,7 @@ from seqmodels.text.batching import pad_batch
 
 
 @pytest.mark.parametrize("cell", ["elman", "lstm", "gru"])
-def test_hand_written_and_packed_paths_agree_in_values_and_gradients(cell, assert_paths_agree):
+def test_hand_written_and_fast_paths_agree_in_values_and_gradients(cell, assert_paths_agree):
     torch.manual_seed(0)
     model = RecurrentClassifier(12, 5, 6, 3, cell=cell).double()
     assert_paths_agree(model, *pad_batch([[3, 4, 5, 6], [7], [1, 2, 2]]))

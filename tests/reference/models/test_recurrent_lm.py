@@ -7,7 +7,7 @@ from seqmodels.text.batching import pad_batch
 
 
 @pytest.mark.parametrize("cell", ["elman", "lstm", "gru"])
-def test_hand_written_and_packed_paths_give_the_same_logits(cell):
+def test_hand_written_and_fast_paths_give_the_same_logits(cell):
     torch.manual_seed(0)
     model = RecurrentLM(9, 4, 5, cell=cell).double()
     ids, mask = pad_batch([[1, 2, 3, 4], [5, 6]])

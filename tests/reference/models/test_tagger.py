@@ -1,4 +1,4 @@
-"""The tagger: hand-written (Bi)LSTM loops and PyTorch's packed layer give the same tag scores and gradients."""
+"""The tagger: hand-written (Bi)LSTM loops and PyTorch's layer on the padded batch give the same tag scores and gradients."""
 import pytest
 import torch
 
@@ -7,7 +7,7 @@ from seqmodels.text.batching import pad_batch
 
 
 @pytest.mark.parametrize("bidirectional", [False, True])
-def test_hand_written_and_packed_paths_agree(bidirectional, assert_paths_agree):
+def test_hand_written_and_fast_paths_agree(bidirectional, assert_paths_agree):
     torch.manual_seed(0)
     model = Tagger(15, 4, 5, 3, bidirectional=bidirectional).double()
     ids, mask = pad_batch([[3, 4, 5, 6], [7], [1, 2, 2]])
