@@ -25,7 +25,8 @@ _LSTM = ("torch.nn.LSTM", "torch.nn.LSTMCell", "torch.lstm", "torch.lstm_cell", 
 _CONVOLUTION = ("torch.nn.functional.conv1d", "torch.nn.functional.conv2d", "torch.nn.functional.conv3d",
                 "torch.nn.functional.conv_transpose1d", "torch.nn.functional.conv_transpose2d", "torch.convolution",
                 "torch.nn.Conv1d", "torch.nn.Conv2d", "torch.nn.Conv3d", "torch.nn.ConvTranspose1d",
-                "torch.nn.ConvTranspose2d")
+                "torch.nn.ConvTranspose2d", "torch._convolution", "torch.cudnn_convolution",
+                "torch.mkldnn_convolution", "torch.conv_tbc")  # the ops under F.convNd, reachable from torch too
 _UNFOLD = ("torch.nn.functional.unfold", "torch.Tensor.unfold", "torch.nn.Unfold")
 _MAX_POOL = ("torch.nn.functional.max_pool1d", "torch.nn.functional.adaptive_max_pool1d", "torch.max_pool1d",
              "torch.adaptive_max_pool1d", "torch.nn.MaxPool1d", "torch.nn.AdaptiveMaxPool1d")

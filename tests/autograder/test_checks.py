@@ -255,3 +255,19 @@ def test_full_precision_switches_tf32_off_inside_and_restores_every_switch(matmu
     assert inside["cudnn.allow_tf32"] is False and inside["matmul.allow_tf32"] is False
     assert inside["float32_matmul_precision"] == "highest"
     assert all(value == "ieee" for name, value in inside.items() if "." in name and "allow" not in name)
+
+
+@pytest.mark.parametrize("forbidden", [
+    lambda x, filters, bias: F.conv1d(x.transpose(1, 2), filters.permute(0, 2, 1), bias,
+                                      padding=filters.shape[1] // 2).transpose(1, 2),
+    lambda x, filters, bias: torch._convolution(
+        x.transpose(1, 2), filters.permute(0, 2, 1), bias, [1], [filters.shape[1] // 2], [1], False, [0], 1,
+        False, False, True, True).transpose(1, 2),
+    lambda x, filters, bias: torch.conv_tbc(x.transpose(0, 1).contiguous(), filters.permute(1, 2, 0).contiguous(), bias,
+                                            filters.shape[1] // 2).transpose(0, 1),
+], ids=["F.conv1d", "torch._convolution", "torch.conv_tbc"])
+def test_chapter_07_convolution_is_caught_by_the_ops_under_it_too(forbidden):
+    forbidden.__name__ = "conv1d_same"
+    x, filters, bias = torch.randn(2, 5, 3), torch.randn(4, 3, 3), torch.randn(4)
+    with pytest.raises(ExerciseFailure, match="conv1d_same used "):
+        call(in_notebook(forbidden), x, filters, bias)
