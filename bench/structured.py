@@ -29,8 +29,8 @@ from torch.nn import functional as F
 from report import bench_device, run_facts, synchronize, write_json
 
 from seqmodels.structured.crf import (_gold_scores, crf_log_partition, crf_nll, crf_viterbi, crf_viterbi_batch,
-                                      crf_viterbi_fused)
-from seqmodels.structured.crf_scan import crf_log_partition_scan, scan_fits
+                                      crf_viterbi_fused, log_partition_for)
+from seqmodels.structured.crf_scan import crf_log_partition_scan
 from seqmodels.structured.ctc import ctc_loss
 from seqmodels.structured.ctc_fused import fused_ctc_loss
 
@@ -139,7 +139,7 @@ def bench_crf(device: torch.device, repeats: int) -> dict | None:
         one_by_one = [crf_viterbi(emissions[b, : int(n)], *params)[0] for b, n in enumerate(lengths)]
         same_paths = crf.decode(emissions, mask) == loop_paths == fused_paths == one_by_one
         same_scores = loop_scores == fused_scores
-    takes = "scan" if emissions.is_cuda and scan_fits(emissions) else "loop"
+    takes = "scan" if log_partition_for(emissions) is crf_log_partition_scan else "loop"
     print(f"\nCRF: B={B} T<={T} K={K}; crf_nll takes the {takes} here")
     print(f"{'NLL forward+backward':<34} {'ms':>9} {'ratio':>10}")
     anchor = ms["pytorch-crf nll"]

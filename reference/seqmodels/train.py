@@ -23,6 +23,13 @@ from seqmodels.training import Trainer, pick_device, seed_everything
 from seqmodels.training.distributed import data_parallel, is_main
 
 
+def cuda_graphs_refusal(hand_written: bool, device: torch.device) -> str | None:
+    """Why ``--cuda-graphs`` cannot run here, if it cannot: it replays the hand-written layers on a CUDA GPU."""
+    if not (hand_written and device.type == "cuda"):
+        return f"--cuda-graphs needs --hand-written and a CUDA device (the device here is {device})"
+    return None
+
+
 def fit(task_name: str, *, device: str | torch.device | None = None, epochs: int | None = None,
         hand_written: bool = False, cuda_graphs: bool = False, scale: str = "cpu", seed: int = 0, lr: float = 3e-3,
         progress: bool = True) -> tuple[Trainer, Setup]:
@@ -31,9 +38,8 @@ def fit(task_name: str, *, device: str | torch.device | None = None, epochs: int
     seed_everything(seed)  # before the model is built: same seed, same initial weights
     setup = task.build(device=device, hand_written=hand_written, seed=seed, scale=SCALES[scale])
     if cuda_graphs:
-        if not (hand_written and device.type == "cuda"):
-            raise ValueError("--cuda-graphs replays the hand-written layers on a CUDA GPU: "
-                             "add --hand-written and run on a machine with one")
+        if refusal := cuda_graphs_refusal(hand_written, device):
+            raise ValueError(refusal)
         for layer in setup.model.modules():
             if isinstance(layer, Recurrent):
                 layer.use_cuda_graphs()
@@ -71,8 +77,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     device = pick_device(args.device)
-    if args.cuda_graphs and not (args.hand_written and device.type == "cuda"):
-        parser.error(f"--cuda-graphs needs --hand-written and a CUDA device (the device here is {device})")
+    if args.cuda_graphs and (refusal := cuda_graphs_refusal(args.hand_written, device)):
+        parser.error(refusal)
     with data_parallel(device):  # under torchrun: this run's process group, destroyed at its end
         result = train(args.task, device=device, epochs=args.epochs, hand_written=args.hand_written,
                        cuda_graphs=args.cuda_graphs, scale=args.scale, seed=args.seed, lr=args.lr)

@@ -48,14 +48,18 @@ def _gold_scores(emissions, tags, mask, transitions, start, end) -> torch.Tensor
     return start[tags[:, 0]] + emitted + moved + end[last]
 
 
+def log_partition_for(emissions: torch.Tensor):
+    """The log Z algorithm ``crf_nll`` uses for these emissions: the scan on a GPU while it fits, else the loop."""
+    return crf_log_partition_scan if emissions.is_cuda and scan_fits(emissions) else crf_log_partition
+
+
 def crf_nll(emissions: torch.Tensor, tags: torch.Tensor, mask: torch.Tensor, transitions: torch.Tensor,
             start: torch.Tensor, end: torch.Tensor) -> torch.Tensor:
     """Mean over the batch of ``log Z - s(y)``. On a GPU, log Z comes from the parallel scan
     (``crf_log_partition_scan``: a few launches per level of log2 T, not per position) unless its K^3
     intermediates would be large; on a CPU from the forward algorithm, faster there (the scan does K times
     more arithmetic). Same values either way."""
-    log_partition = crf_log_partition_scan if emissions.is_cuda and scan_fits(emissions) else crf_log_partition
-    return (log_partition(emissions, mask, transitions, start, end)
+    return (log_partition_for(emissions)(emissions, mask, transitions, start, end)
             - _gold_scores(emissions, tags, mask, transitions, start, end)).mean()
 
 
