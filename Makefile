@@ -5,10 +5,10 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: all env browser release example-class book test bench gpu-check clean
+.PHONY: all env browser sandbox release example-class book test bench gpu-check mutation clean
 .DEFAULT_GOAL := all
 
-all: release example-class book
+all: sandbox release example-class book
 	@echo
 	@echo "Website:        _build/html/index.html"
 	@echo "Example class:  classwork/example/<chapter>/grades.csv and feedback/"
@@ -25,7 +25,7 @@ release: env
 	$(BIN)/python -m grading.release
 
 # The bundled example class, graded by nbgrader into classwork/example/.
-example-class: env
+example-class: env sandbox
 	$(BIN)/python -m grading.example_class
 
 # The website: chapter pages from the executed solutions (cached), then Jupyter Book.
@@ -40,7 +40,14 @@ browser:
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; } || \
 	  echo "Chromium not installed: the browser tests will be skipped."
 
-test: env browser
+# Students' answers are graded inside bubblewrap (grading/instructor/sandbox.py): installed here when running
+# as root on Debian/Ubuntu (as in CI); otherwise grading runs without the OS sandbox and says so.
+sandbox:
+	@command -v bwrap >/dev/null || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null && \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap >/dev/null; } || \
+	  echo "bubblewrap not installed: answers will be graded without the OS sandbox."
+
+test: env browser sandbox
 	$(BIN)/python -m pytest tests solutions --nbval-lax
 
 # Every throughput benchmark on the fastest device here (CUDA, then MPS, then the CPU), each printing its
@@ -61,6 +68,12 @@ bench: env
 GPU_PYTHON ?= $(BIN)/python
 gpu-check: $(if $(filter $(BIN)/python,$(GPU_PYTHON)),env)
 	$(GPU_PYTHON) bench/gpu_check.py $(GPU_CHECK_ARGS)
+
+# Mutation testing of the chapters' tests (bench/mutation.py): every solution region mutated, every mutant
+# graded as the autograder grades; prints killed / survived / equivalent per graded function and exits 1 when
+# a chapter kills under 95% (options in MUTATION_ARGS, e.g. MUTATION_ARGS="03_embeddings --jobs 1 --json m.json").
+mutation: env
+	OMP_NUM_THREADS=1 $(BIN)/python bench/mutation.py $(MUTATION_ARGS)
 
 clean:
 	rm -rf _build book/chapters classwork

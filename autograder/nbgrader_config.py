@@ -21,14 +21,15 @@ c.CourseDirectory.autograded_directory = "classwork/autograded"
 c.CourseDirectory.feedback_directory = "classwork/feedback"
 c.CourseDirectory.db_url = "sqlite:///" + os.path.join(WORK, "gradebook.db")
 
-# A cell that runs longer than this (an infinite loop, say) is stopped and its tests score 0.
-c.Execute.timeout = 120
+# A test cell whose answers run longer than this (an infinite loop, say) scores 0.
+c.TrustedVerdicts.cell_timeout = 120
 c.ClearSolutions.code_stub = {"python": "# YOUR CODE HERE\nraise NotImplementedError()"}
 
-# Autograding runs nbgrader's pipeline with our Execute (grading/execute.py): output cap, no
-# partial credit from results shown by a test cell, and the runtime guard's verdict.
+# Autograding runs nbgrader's pipeline with the trusted checker in place of nbgrader's Execute
+# (grading/instructor/verdicts.py): no kernel runs the student's notebook; each test cell's
+# verdict comes from a process the student's code never runs in.
 c.Autograde.autograde_preprocessors = [
-    "grading.execute.GradingExecute",
+    "grading.instructor.verdicts.TrustedVerdicts",
     "nbgrader.preprocessors.IgnorePattern",
     "nbconvert.preprocessors.ClearMetadataPreprocessor",
     "nbgrader.preprocessors.LimitOutput",
@@ -36,6 +37,8 @@ c.Autograde.autograde_preprocessors = [
     "nbgrader.preprocessors.AssignLatePenalties",
     "nbgrader.preprocessors.CheckCellMetadata",
 ]
+# A late notebook loses what its chapter's rule in <workdir>/deadlines.json says (grading/deadlines.py).
+c.AssignLatePenalties.plugin_class = "grading.deadlines.LatePenalty"
 
 # Feedback pages keep failure messages but never show hidden tests (grading/feedback.py).
 c.GenerateFeedback.preprocessors = [

@@ -4,9 +4,10 @@
 
 For every chapter with an example class, N students (s01, s02, ...) are built by cycling through
 the example students. Each side then grades that class from scratch in its own fresh work dir:
-plain nbgrader runs generate_assignment, copies the class into submitted/, one `nbgrader autograde`
-(all students, one after another), generate_feedback and export; the harness runs grade() with
---jobs parallel notebooks. Prints notebooks/minute for each, their ratio and seconds per notebook,
+plain nbgrader runs generate_assignment, copies the class into nbgrader's submitted directory, one `nbgrader autograde`
+with nbgrader's own pipeline (its kernel runs each notebook, all students one after another),
+generate_feedback and export; the harness runs grade() with --jobs parallel notebooks, each graded
+by the trusted checker and its sandboxed answer worker. Prints notebooks/minute for each, their ratio and seconds per notebook,
 and checks that both gradebooks give every student the same score (exit 1 if not).
 Target (issue): on 2 cores, harness >= 1.7x plain nbgrader and under 5 s per notebook.
 """
@@ -31,7 +32,7 @@ from pathlib import Path
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
 
 import grading.grade as harness  # noqa: E402
-from grading.course import chapters, nbgrader, workdir_options  # noqa: E402
+from grading.course import chapters, intake_directory, nbgrader, workdir_options  # noqa: E402
 from grading.example_class import EXAMPLES, build_submission, load_students  # noqa: E402
 
 
@@ -45,13 +46,22 @@ def build_class(chapter: str, students: int, root: Path) -> Path:
     return folder
 
 
+# nbgrader's own autograde pipeline (its Execute runs each notebook in a kernel), in place of the course's
+# trusted checker: the baseline is nbgrader as it comes
+STOCK_AUTOGRADE = ("Execute", "IgnorePattern", "ClearMetadataPreprocessor", "LimitOutput", "SaveAutoGrades",
+                   "AssignLatePenalties", "CheckCellMetadata")
+
+
 def plain(chapter: str, folder: Path, workdir: Path) -> None:
-    """What grade() does, with nbgrader alone: one autograde command grades every student in turn."""
+    """What grade() does, with stock nbgrader alone: one autograde command grades every student in turn."""
     options = workdir_options(workdir)
+    stock = [f"--Autograde.autograde_preprocessors="
+             f"{'nbconvert' if name == 'ClearMetadataPreprocessor' else 'nbgrader'}.preprocessors.{name}"
+             for name in STOCK_AUTOGRADE]
     nbgrader("generate_assignment", chapter, "--force", f"--CourseDirectory.release_directory={workdir / 'release'}",
              *options)
-    shutil.copytree(folder, workdir / "submitted")
-    nbgrader("autograde", chapter, "--force", *options)
+    shutil.copytree(folder, intake_directory(workdir))
+    nbgrader("autograde", chapter, "--force", *stock, *options)
     nbgrader("generate_feedback", chapter, "--force", *options)
     nbgrader("export", f"--to={workdir / 'grades.csv'}", *options)
 

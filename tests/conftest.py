@@ -1,7 +1,13 @@
 """Shared fixtures: the devices every reference function must work on. Without a CUDA GPU the
 CUDA variants are collected and skipped with the reason, so a CPU-only run shows what it left out."""
+import os
+
 import pytest
 import torch
+
+# Grading mixes a secret into the hidden tests' seeds (grading.grade); the suite fixes it so that its
+# expectations about the example class hold run after run (tests/autograder/test_checker.py varies it).
+os.environ.setdefault("GRADING_SALT", "20261124")
 
 NO_GPU = "needs a CUDA GPU (this machine has none)"
 DEVICES = ["cpu", pytest.param("cuda", marks=pytest.mark.skipif(not torch.cuda.is_available(), reason=NO_GPU))]

@@ -7,98 +7,45 @@ expected and what came back.
 """
 import collections
 import contextlib
-import importlib
 import os
 import sys
-import types
 import warnings
 from collections.abc import Callable
 from typing import Any
 
 import torch
 
-from grading import guard
-from grading.course import CLASSWORK, REPO, SOLUTIONS
 from grading.rules import FORBIDDEN, REFERENCE_PACKAGE
+from grading.watch import CallWatcher
 
 
-# Taken when the notebook's setup cell imports this module, before any answer runs, so that an
-# answer which later replaces these functions cannot change how results are compared.
+# Taken when the notebook's setup cell imports this module, before any answer runs: in a student's own
+# runs an answer that replaces these does not change how results are compared (grading does not rely on
+# this: it compares in the trusted checker, where no answer runs).
 _allclose, _abs, _unravel_index, _stdout = torch.allclose, torch.abs, torch.unravel_index, sys.stdout
 _PLAIN_TYPES = (int, float, str, bool, type(None))
 _DICT_TYPES = (dict, collections.OrderedDict, collections.defaultdict, collections.Counter)  # the stdlib's, safe
 
 
 class ExerciseFailure(AssertionError):
-    """A test of a graded function failed; the message is written for the student."""
+    """A test of a graded function failed; the message is written for the student, ``hint`` names a likely cause."""
 
-
-def _require_trust() -> None:
-    """Refuse to grade once an answer has tampered with what the tests rely on (see grading.guard)."""
-    __tracebackhide__ = True
-    problems = guard.problems()
-    if problems:
-        raise ExerciseFailure(f"Grading stopped: {'; '.join(problems[:3])}. No test can be trusted after that, "
-                              "so this one scores 0.")
+    def __init__(self, message: str, hint: str = ""):
+        super().__init__(message + (f"\nHint: {hint}" if hint else ""))
+        self.hint = hint
 
 
 def passed(what: str) -> None:
     """The closing line of a test cell (end the cell with ``passed(...);`` so nothing else is displayed)."""
     __tracebackhide__ = True
-    _require_trust()
-    _stdout.write(f"✓ {what}: visible tests passed (more tests run when your notebook is graded)\n")
+    graded = os.environ.get("NBGRADER_EXECUTION") == "checker"  # the trusted checker runs the hidden tests too
+    _stdout.write(f"✓ {what}: " + ("passed\n" if graded else
+                                   "visible tests passed (more tests run when your notebook is graded)\n"))
 
 
-def _resolve(dotted: str) -> Any:
-    module_name, _, attribute = dotted.rpartition(".")
-    try:
-        return getattr(importlib.import_module(module_name), attribute)
-    except (ImportError, AttributeError):
-        return _resolve(module_name).__dict__[attribute] if "." in module_name else None
-
-
-def _reference_dir() -> str | None:
-    spec = importlib.util.find_spec(REFERENCE_PACKAGE)
-    return os.path.dirname(spec.origin) + os.sep if spec and spec.origin else None
-
-
-class _CallWatcher:
-    """A profile hook that notes forbidden callables and reference-package code run during a call."""
-
-    def __init__(self, forbidden: tuple[str, ...]):
-        self.builtins: dict[int, str] = {}
-        self.codes: dict[types.CodeType, str] = {}
-        self.methods: dict[str, str] = {}  # Tensor methods by name: x.softmax() binds a new object on every call
-        for dotted in forbidden:
-            if dotted.startswith("torch.Tensor."):
-                self.methods[dotted.rpartition(".")[2]] = dotted
-                continue
-            target = _resolve(dotted)
-            if isinstance(target, type):  # a module class: constructing or running it is the shortcut
-                for method in ("__init__", "forward"):
-                    if isinstance(target.__dict__.get(method), types.FunctionType):
-                        self.codes[target.__dict__[method].__code__] = dotted
-            elif isinstance(target, types.FunctionType):
-                self.codes[target.__code__] = dotted
-            elif target is not None:
-                self.builtins[id(target)] = dotted
-        self.reference_dir = _reference_dir()
-        self.used: list[str] = []
-
-    def __call__(self, frame: types.FrameType, event: str, arg: Any) -> None:
-        if event == "c_call":
-            name = self.builtins.get(id(arg))
-            if name is None and self.methods and isinstance(getattr(arg, "__self__", None), torch.Tensor):
-                name = self.methods.get(arg.__name__)
-        elif event == "call":
-            code = frame.f_code
-            name = self.codes.get(code)
-            if name is None and self.reference_dir and code.co_filename.startswith(self.reference_dir):
-                name = f"the reference package {REFERENCE_PACKAGE!r}"
-        else:
-            return
-        if name is not None and name not in self.used:
-            self.used.append(name)
+def forbidden_failure(name: str, used: str) -> ExerciseFailure:
+    return ExerciseFailure(f"{name} used {used}, which this exercise does not allow: the point is to build it "
+                           f"yourself. Every test of {name} gives 0 points until it no longer does.")
 
 
 def call(fn: Callable, *args: Any, **kwargs: Any) -> Any:
@@ -106,9 +53,10 @@ def call(fn: Callable, *args: Any, **kwargs: Any) -> Any:
 
     Fails when the function is not written in the notebook, is not implemented
     yet, or uses a forbidden shortcut or the reference package while it runs.
+    When grading, ``fn`` is the trusted checker's stand-in for the function, which runs it
+    in the sandboxed answer worker and watches for forbidden calls there.
     """
     __tracebackhide__ = True  # IPython and pytest show the student's frames, not ours
-    _require_trust()
     name = getattr(fn, "__name__", repr(fn))
     if not callable(fn):
         raise ExerciseFailure(f"{name} should be a function, but it is a {type(fn).__name__}.")
@@ -116,22 +64,17 @@ def call(fn: Callable, *args: Any, **kwargs: Any) -> Any:
         raise ExerciseFailure(
             f"{name} comes from the module {fn.__module__!r}; write it yourself in the notebook's answer cell."
         )
-    watcher = _CallWatcher(FORBIDDEN.get(name, ()))
-    previous = sys.getprofile()
-    sys.setprofile(watcher)
+    remote = getattr(type(fn), "__grading_remote__", None)
     try:
-        with warnings.catch_warnings(record=True):  # nbgrader scores any stderr output 0: a warning is no error
-            warnings.simplefilter("always")
+        if remote is not None:
+            return remote(fn, args, kwargs)
+        with warnings.catch_warnings(record=True), CallWatcher(FORBIDDEN.get(name, ()), REFERENCE_PACKAGE) as watcher:
+            warnings.simplefilter("always")  # nbgrader scores any stderr output 0: a warning is no error
             result = fn(*args, **kwargs)
     except NotImplementedError as error:
         raise ExerciseFailure(f"{name} is not implemented yet: replace `raise NotImplementedError()` with your code.") from error
-    finally:
-        sys.setprofile(previous)
     if watcher.used:
-        raise ExerciseFailure(
-            f"{name} used {', '.join(watcher.used)}, which this exercise does not allow: the point is to "
-            f"build it yourself. Every test of {name} gives 0 points until it no longer does."
-        )
+        raise forbidden_failure(name, ", ".join(watcher.used))
     return result
 
 
@@ -142,8 +85,7 @@ def _show(value: Any, limit: int = 400) -> str:
 
 def _fail(call_text: str, problem: str, expected: Any, got: Any, hint: str) -> None:
     __tracebackhide__ = True  # IPython and pytest show the student's frames, not ours
-    message = f"{call_text} {problem}\n  expected: {_show(expected)}\n  got:      {_show(got)}"
-    raise ExerciseFailure(message + (f"\nHint: {hint}" if hint else ""))
+    raise ExerciseFailure(f"{call_text} {problem}\n  expected: {_show(expected)}\n  got:      {_show(got)}", hint)
 
 
 def _plain(value: Any, call_text: str, expected: Any) -> Any:
@@ -162,7 +104,6 @@ def _plain(value: Any, call_text: str, expected: Any) -> Any:
 def expect_equal(got: Any, expected: Any, call: str, hint: str = "") -> None:
     """Exact equality of plain Python results (lists, dicts, numbers, strings)."""
     __tracebackhide__ = True  # IPython and pytest show the student's frames, not ours
-    _require_trust()
     got = _plain(got, call, expected)
     if type(got) is not type(expected):
         _fail(call, f"returned a {type(got).__name__}; expected a {type(expected).__name__}.", expected, got, hint)
@@ -190,7 +131,6 @@ def expect_tensor(
 ) -> None:
     """A tensor of the expected shape, dtype and device whose values match within tolerance."""
     __tracebackhide__ = True  # IPython and pytest show the student's frames, not ours
-    _require_trust()
     if type(expected) is not torch.Tensor:
         raise ExerciseFailure(f"the test's expected value for {call} is a {type(expected).__name__}, not a tensor: "
                               "a name the tests use was changed in the notebook.")
@@ -264,8 +204,3 @@ def full_precision():
         torch.set_float32_matmul_precision(before["matmul"])
         for (module, op), value in before["per_op"].items():
             getattr(module, op).fp32_precision = value
-
-
-if os.environ.get("NBGRADER_EXECUTION") == "autograde":  # after every helper above is defined
-    guard.install(protected=(*os.environ.get("GRADING_PROTECTED", "").split(os.pathsep), str(SOLUTIONS),
-                             str(CLASSWORK)), course=str(REPO))

@@ -24,10 +24,21 @@ def chapters() -> list[str]:
     return sorted(p.name for p in SOLUTIONS.iterdir() if p.is_dir() and not p.name.startswith((".", "_")))
 
 
+def intake_directory(workdir: Path) -> Path:
+    """nbgrader's submitted directory for the grading command: the repaired copies it grades.
+
+    Not ``<workdir>/submitted``, where ``nbgrader collect`` leaves the students' own files: the
+    command may be asked to grade that folder, and never writes into the folder it reads.
+    """
+    return workdir / "intake"
+
+
 def workdir_options(workdir: Path) -> list[str]:
     """nbgrader options that keep submissions, grades and feedback of one class inside ``workdir``."""
     workdir.mkdir(parents=True, exist_ok=True)
-    steps = [f"--CourseDirectory.{step}_directory={workdir / step}" for step in ("submitted", "autograded", "feedback")]
+    directories = {"submitted": intake_directory(workdir), "autograded": workdir / "autograded",
+                   "feedback": workdir / "feedback"}
+    steps = [f"--CourseDirectory.{step}_directory={path}" for step, path in directories.items()]
     # several nbgrader processes may write the gradebook at once: wait for its lock instead of failing
     return [*steps, f"--CourseDirectory.db_url=sqlite:///{workdir / 'gradebook.db'}?timeout=120"]
 

@@ -3,20 +3,22 @@
     python -m grading.grade 01_tokens path/to/submissions [--jobs 2] [--force]
 
 nbgrader does the grading (``nbgrader autograde --student S`` per student, several at once:
-nbgrader itself grades one notebook at a time). Students already graded are skipped unless
+nbgrader itself grades one notebook at a time), with the trusted checker in place of its
+kernel (grading.instructor.verdicts): the student's answers run only in a sandboxed worker,
+and every verdict is computed outside it. Students already graded are skipped unless
 ``--force``, so an interrupted run resumes. A submission that cannot be graded (empty,
-not a notebook, another chapter's notebook, over the time limit, a dead kernel) scores 0
-and gets a feedback page that says why; every other student is graded normally. Each
-notebook runs in a memory-capped kernel (grading.kernel) under the runtime guard
-(grading.guard); answers are screened before they run (grading.screen).
+not a notebook, another chapter's notebook, over the time limit) scores 0 and gets a
+feedback page that says why; every other student is graded normally. Answers are screened
+before they run (grading.screen).
 """
 import argparse
 import hashlib
 import html
-import json
 import os
 import queue
+import secrets
 import sys
+import zipfile
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,20 +27,21 @@ import nbformat
 from nbgrader.api import Gradebook, MissingEntry
 from tqdm import tqdm
 
-from grading.course import CLASSWORK, REPO, GradingError, nbgrader_environment, workdir_options
-from grading.execute import TAMPERING
-from grading.kernel import KERNEL_NAME, kernelspec
-from grading.submissions import DEFAULT_ID_PATTERN, Submission, collect, prepare
+from grading import deadlines
+from grading.course import CLASSWORK, REPO, GradingError, intake_directory, nbgrader_environment, workdir_options
+from grading.instructor.verdicts import report_notes
+from grading.lms import LAYOUTS, TIMESTAMP
+from grading.submissions import Submission, collect, prepare, writes_into
 from grading.worker import Worker, WorkerTimeout
 
 NOTEBOOK_TIME_LIMIT = 600  # seconds for one whole notebook; c.Execute.timeout limits each cell
-MEMORY_LIMIT_MB = 4096  # address space of one grading kernel
+MEMORY_LIMIT_MB = 4096  # address space of one answer worker
 
 
 @dataclass
 class Limits:
     notebook_s: int = NOTEBOOK_TIME_LIMIT
-    cell_s: int | None = None  # None: c.Execute.timeout from nbgrader_config.py
+    cell_s: int | None = None  # None: c.TrustedVerdicts.cell_timeout from nbgrader_config.py
     memory_mb: int = MEMORY_LIMIT_MB  # 0: no cap
 
 
@@ -59,29 +62,40 @@ def _marker(workdir: Path, chapter: str, student: str) -> Path:
 
 
 def _import(submission: Submission, chapter: str, workdir: Path, force: bool) -> bool:
-    """Write the repaired notebook into submitted/; False when exactly this was graded before."""
+    """Write the repaired notebook and its time into nbgrader's submitted directory; False when graded before as is."""
     notebook = prepare(submission, chapter)
     if notebook is None:
         return False
     text = nbformat.writes(notebook)
+    folder = intake_directory(workdir) / submission.student / chapter
+    folder.mkdir(parents=True, exist_ok=True)
+    retimed = _write_timestamp(folder / TIMESTAMP, submission)
     marker = _marker(workdir, chapter, submission.student)
-    if not force and marker.is_file() and marker.read_text() == _fingerprint(text):
+    if not force and not retimed and marker.is_file() and marker.read_text() == _fingerprint(text):
         return False
-    target = workdir / "submitted" / submission.student / chapter / f"{chapter}.ipynb"
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(text)
+    (folder / f"{chapter}.ipynb").write_text(text)
     return True
 
 
-def _kernel_environment(workdir: Path, limits: Limits) -> dict[str, str]:
-    """Environment for nbgrader: the memory-capped grading kernel, and the folders answers may not touch."""
-    spec = workdir / "jupyter" / "kernels" / KERNEL_NAME / "kernel.json"
-    spec.parent.mkdir(parents=True, exist_ok=True)
-    spec.write_text(json.dumps(kernelspec(sys.executable)))
-    path = os.pathsep.join(p for p in (str(workdir / "jupyter"), os.environ.get("JUPYTER_PATH", "")) if p)
-    # several notebooks run at once: one thread each, instead of every kernel fighting for every core
-    return {"JUPYTER_PATH": path, "GRADING_MEMORY_LIMIT_MB": str(limits.memory_mb), "GRADING_PROTECTED": str(workdir),
-            "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+def _write_timestamp(path: Path, submission: Submission) -> bool:
+    """nbgrader's timestamp.txt (UTC), from which it computes lateness, or none; whether it changed."""
+    text = f"{submission.submitted:%Y-%m-%d %H:%M:%S.%f} UTC" if submission.submitted else None
+    before = path.read_text() if path.is_file() else None
+    if text is None:
+        path.unlink(missing_ok=True)
+    else:
+        path.write_text(text)
+    return text != before
+
+
+def _salt(workdir: Path) -> int:
+    """The secret mixed into the hidden tests' seeds: GRADING_SALT, or one drawn once per class and kept."""
+    if os.environ.get("GRADING_SALT"):
+        return int(os.environ["GRADING_SALT"])
+    path = workdir / "hidden-test-salt"
+    if not path.is_file():
+        path.write_text(str(secrets.randbits(62)))
+    return int(path.read_text())
 
 
 class _Workers:
@@ -116,33 +130,25 @@ class _Workers:
 
 def _autograde(chapter: str, student: str, workdir: Path, limits: Limits, workers: _Workers) -> str | None:
     """Run nbgrader's autograde on one student in a free worker; the reason it failed, or None."""
-    options = [f"--Execute.kernel_name={KERNEL_NAME}", f"--GradingExecute.memory_limit_mb={limits.memory_mb}"]
+    options = [f"--TrustedVerdicts.memory_limit_mb={limits.memory_mb}", f"--TrustedVerdicts.salt={_salt(workdir)}"]
     if limits.cell_s:
-        options.append(f"--Execute.timeout={limits.cell_s}")
+        options.append(f"--TrustedVerdicts.cell_timeout={limits.cell_s}")
     try:
         ok, log = workers.run("autograde", chapter, f"--student={student}", "--force", *options,
                               *workdir_options(workdir), timeout=limits.notebook_s)
     except WorkerTimeout:
         return f"the notebook ran longer than the time limit of {limits.notebook_s} s"
     if not ok:
-        if "DeadKernelError" in log:
-            return ("Python stopped while running the notebook (the kernel died: a crash, os._exit() or "
-                    "exhausted memory), so no test could run")
         errors = [line for line in log.splitlines() if "ERROR" in line and "Traceback" not in line]
         return "nbgrader could not grade it: " + (errors[0].split("]", 1)[-1].strip() if errors else "unknown error")
-    submitted = workdir / "submitted" / student / chapter / f"{chapter}.ipynb"
+    submitted = intake_directory(workdir) / student / chapter / f"{chapter}.ipynb"
     _marker(workdir, chapter, student).write_text(_fingerprint(submitted.read_text()))
     return None
 
 
-def _tampering(workdir: Path, chapter: str, student: str) -> list[str]:
-    """The runtime guard's verdict, as recorded in the autograded notebook (grading.execute)."""
-    notebook = nbformat.read(workdir / "autograded" / student / chapter / f"{chapter}.ipynb", as_version=4)
-    for cell in notebook.cells:
-        for output in cell.get("outputs", []):
-            if output.get("output_type") == "error" and output.get("ename") == TAMPERING:
-                return [f"tampering: {output['evalue']}"]
-    return []
+def _report_notes(workdir: Path, chapter: str, student: str) -> list[str]:
+    """What the checker's grading report says (answers that did not load, blocked or forbidden calls)."""
+    return report_notes(nbformat.read(workdir / "autograded" / student / chapter / f"{chapter}.ipynb", as_version=4))
 
 
 def _write_failure_feedback(workdir: Path, chapter: str, student: str, reason: str) -> None:
@@ -181,14 +187,17 @@ def _scores(workdir: Path, chapter: str) -> dict[str, tuple[float, float]]:
 
 
 def grade(chapter: str, folder: Path, workdir: Path = CLASSWORK, jobs: int = 2, force: bool = False,
-          id_pattern: str = DEFAULT_ID_PATTERN, limits: Limits = Limits(), progress: bool = True) -> list[Outcome]:
+          id_pattern: str | None = None, limits: Limits = Limits(), progress: bool = True,
+          layout: str = "auto") -> list[Outcome]:
     """Grade every submission of ``chapter`` found in ``folder``; results go to ``workdir``."""
     options = workdir_options(workdir)
-    with _Workers(jobs, nbgrader_environment(_kernel_environment(workdir, limits))) as workers, \
+    # several notebooks are graded at once: one thread each, instead of every process fighting for every core
+    environment = nbgrader_environment({"OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "MPLBACKEND": "Agg"})
+    with _Workers(jobs, environment) as workers, \
             ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         workers.check("generate_assignment", chapter, "--force",
                       f"--CourseDirectory.release_directory={workdir / 'release'}", *options)
-        submissions = collect(folder, chapter, id_pattern)
+        submissions = collect(folder, chapter, layout, id_pattern)
         outcomes = {s.student: Outcome(s, "skipped") for s in submissions}
         to_grade = [s for s in submissions if _import(s, chapter, workdir, force)]
         reasons = pool.map(lambda s: _autograde(chapter, s.student, workdir, limits, workers), to_grade)
@@ -198,7 +207,7 @@ def grade(chapter: str, folder: Path, workdir: Path = CLASSWORK, jobs: int = 2, 
             if reason:
                 submission.fatal = reason
             else:
-                submission.notes += _tampering(workdir, chapter, submission.student)
+                submission.notes += _report_notes(workdir, chapter, submission.student)
         # feedback for everybody graded, now or before (written answers may have been graded since)
         with_feedback = [s.student for s in submissions
                          if not s.fatal and (workdir / "autograded" / s.student / chapter).is_dir()]
@@ -231,22 +240,37 @@ def summary(outcomes: list[Outcome]) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("chapter", help="the assignment, e.g. 01_tokens")
-    parser.add_argument("folder", type=Path, help="nbgrader's submitted/ layout, or a flat folder of notebooks")
+    parser.add_argument("folder", type=Path, help="the submissions: a folder or a zip file, as nbgrader or an LMS "
+                                                  "delivers them (read, never written)")
     parser.add_argument("--workdir", type=Path, default=CLASSWORK, help="where grades and feedback go (classwork/)")
     parser.add_argument("--jobs", type=int, default=2, help="notebooks graded at once (default 2)")
     parser.add_argument("--force", action="store_true", help="grade again students graded before")
-    parser.add_argument("--id-pattern", default=DEFAULT_ID_PATTERN,
-                        help="regular expression with a 'student' group, matched on flat folders' file names")
+    parser.add_argument("--lms", choices=LAYOUTS, default="auto",
+                        help="the layout and file names of FOLDER (default: recognised from the names)")
+    parser.add_argument("--id-pattern", help="regular expression with a 'student' group (optionally 'identity', "
+                                             "'late', 'timestamp') searched in top-level names; replaces the layout's")
+    parser.add_argument("--due", help="this chapter's due date, e.g. 2026-10-05T23:59 (local time unless it has an "
+                                      "offset); kept in <workdir>/deadlines.json")
+    parser.add_argument("--late-penalty", help="what a late notebook loses: none, zero, P%%/day or P%%/hour of its "
+                                               "points (kept in deadlines.json)")
     parser.add_argument("--time-limit", type=int, default=NOTEBOOK_TIME_LIMIT, help="seconds per notebook")
-    parser.add_argument("--cell-time-limit", type=int, help="seconds per cell (default: c.Execute.timeout, 120)")
+    parser.add_argument("--cell-time-limit", type=int,
+                        help="seconds the answers may run per test cell (default: c.TrustedVerdicts.cell_timeout, 120)")
     parser.add_argument("--memory-limit", type=int, default=MEMORY_LIMIT_MB,
-                        help=f"MB of address space per grading kernel (default {MEMORY_LIMIT_MB}; 0: no cap)")
+                        help=f"MB of address space per answer worker (default {MEMORY_LIMIT_MB}; 0: no cap)")
     args = parser.parse_args(argv)
-    if not args.folder.is_dir():
-        parser.error(f"{args.folder} is not a folder of submissions")
+    if not (args.folder.is_dir() or zipfile.is_zipfile(args.folder)):
+        parser.error(f"{args.folder} is neither a folder nor a zip file of submissions")
+    if problem := writes_into(args.folder, args.workdir):
+        parser.error(f"{problem}: grading never writes into the submissions it reads; choose another --workdir")
+    try:
+        deadlines.record(args.workdir.resolve(), args.chapter, args.due, args.late_penalty)
+    except ValueError as error:
+        parser.error(str(error))
     try:
         outcomes = grade(args.chapter, args.folder.resolve(), args.workdir.resolve(), args.jobs, args.force,
-                         args.id_pattern, Limits(args.time_limit, args.cell_time_limit, args.memory_limit))
+                         args.id_pattern, Limits(args.time_limit, args.cell_time_limit, args.memory_limit),
+                         layout=args.lms)
     except GradingError as error:
         print(error, file=sys.stderr)
         return 1

@@ -6,9 +6,9 @@ reaching into the interpreter (``sys``, frames, ``gc``, dunder attributes), patc
 libraries or the test helpers, other processes, files and the network. A cell that does is
 not run; its exercise scores 0 and the instructor sees why (they can override the grade).
 
-The screen is the first of three layers; the runtime guard (grading.guard) blocks the same
-operations when they are reached some other way, and the check helpers verify that nothing
-they rely on was replaced.
+The screen is best-effort and comes first: scores are decided by the trusted checker
+(grading.instructor.checker), which runs the answers only in the sandboxed worker, where an
+audit hook blocks the same operations when they are reached some other way.
 """
 import ast
 from dataclasses import dataclass

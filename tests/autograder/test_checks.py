@@ -114,7 +114,7 @@ def test_the_untouched_stub_says_it_is_not_implemented():
     assert sys.getprofile() is None
 
 
-def test_a_crash_in_student_code_propagates_and_the_guard_is_removed():
+def test_a_crash_in_student_code_propagates_and_the_watcher_is_removed():
     @in_notebook
     def decode(ids, vocab):
         return 1 / 0
@@ -271,3 +271,62 @@ def test_chapter_07_convolution_is_caught_by_the_ops_under_it_too(forbidden):
     x, filters, bias = torch.randn(2, 5, 3), torch.randn(4, 3, 3), torch.randn(4)
     with pytest.raises(ExerciseFailure, match="conv1d_same used "):
         call(in_notebook(forbidden), x, filters, bias)
+
+
+def _pytorch_encoder_layer(x, mask, params, num_heads):
+    layer = torch.nn.TransformerEncoderLayer(x.shape[-1], num_heads, params["linear1.weight"].shape[0], dropout=0.0,
+                                             batch_first=True)
+    layer.load_state_dict(params)
+    return layer(x, src_key_padding_mask=~mask)
+
+
+def _pytorch_decoder_layer(y, memory, y_mask, memory_mask, params, num_heads):
+    layer = torch.nn.TransformerDecoderLayer(y.shape[-1], num_heads, params["linear1.weight"].shape[0], dropout=0.0,
+                                             batch_first=True)
+    layer.load_state_dict(params)
+    return layer(y, memory, tgt_key_padding_mask=~y_mask, memory_key_padding_mask=~memory_mask)
+
+
+def _attention_by_mha_forward(q, k, v, w_in, b_in, w_out, b_out, num_heads, key_mask=None, causal=False):
+    out, _ = F.multi_head_attention_forward(q.transpose(0, 1), k.transpose(0, 1), v.transpose(0, 1), q.shape[-1],
+                                            num_heads, w_in, b_in, None, None, False, 0.0, w_out, b_out,
+                                            key_padding_mask=None if key_mask is None else ~key_mask, need_weights=False)
+    return out.transpose(0, 1)
+
+
+def _encoder_with_layer_norm(x, mask, params, num_heads):
+    return torch.nn.functional.layer_norm(x, x.shape[-1:], params["norm1.weight"], params["norm1.bias"])
+
+
+def _encode_with_pytorch_stack(ids, mask, embedding, blocks, num_heads):
+    stack = torch.nn.TransformerEncoder(torch.nn.TransformerEncoderLayer(embedding.shape[1], num_heads, 16, dropout=0.0,
+                                                                         batch_first=True), len(blocks),
+                                        enable_nested_tensor=False)
+    return stack(embedding[ids], src_key_padding_mask=~mask)
+
+
+_D = 8
+_ENCODER = torch.nn.TransformerEncoderLayer(_D, 2, 16, dropout=0.0, batch_first=True).state_dict()
+_DECODER = torch.nn.TransformerDecoderLayer(_D, 2, 16, dropout=0.0, batch_first=True).state_dict()
+_X, _MASK = torch.randn(2, 3, _D), torch.tensor([[True, True, True], [True, False, False]])
+_MHA = torch.nn.MultiheadAttention(_D, 2, batch_first=True)
+_MHA_WEIGHTS = (_MHA.in_proj_weight.detach(), _MHA.in_proj_bias.detach(), _MHA.out_proj.weight.detach(),
+                _MHA.out_proj.bias.detach())
+
+
+@pytest.mark.parametrize("name, forbidden, args", [
+    ("position_wise_ffn", lambda x, W1, b1, W2, b2: F.linear(torch.relu(F.linear(x, W1, b1)), W2, b2),
+     (_X, torch.randn(16, _D), torch.randn(16), torch.randn(_D, 16), torch.randn(_D))),
+    ("attention_heads", lambda q, k, v, *w, key_mask=None, causal=False: _MHA(q, k, v, need_weights=False)[0],
+     (_X, _X, _X, *_MHA_WEIGHTS, 2)),
+    ("attention_heads", _attention_by_mha_forward, (_X, _X, _X, *_MHA_WEIGHTS, 2)),
+    ("encoder_block", _pytorch_encoder_layer, (_X, _MASK, _ENCODER, 2)),
+    ("encoder_block", _encoder_with_layer_norm, (_X, _MASK, _ENCODER, 2)),
+    ("decoder_block", _pytorch_decoder_layer, (_X, _X, _MASK, _MASK, _DECODER, 2)),
+    ("transformer_encode", _encode_with_pytorch_stack, (torch.tensor([[1, 2, 3]]), _MASK[:1], torch.randn(5, _D),
+                                                        [_ENCODER], 2)),
+], ids=lambda v: v if isinstance(v, str) else "")
+def test_chapter_12_pytorchs_transformer_layers_attention_and_norms_are_caught(name, forbidden, args):
+    forbidden.__name__ = name
+    with torch.no_grad(), pytest.raises(ExerciseFailure, match=f"{name} used "):
+        call(in_notebook(forbidden), *args)

@@ -1,0 +1,89 @@
+"""Which forbidden callables, and which reference-package code, run while a graded function runs.
+
+Used by ``grading.checks.call`` in a student's kernel and by the sandboxed answer worker
+(``grading.instructor.answer_worker``), which loads this file by path: it imports only the
+standard library and torch.
+"""
+import importlib
+import importlib.util
+import os
+import sys
+import threading
+import types
+from typing import Any
+
+import torch
+
+
+def _resolve(dotted: str) -> Any:
+    module_name, _, attribute = dotted.rpartition(".")
+    try:
+        return getattr(importlib.import_module(module_name), attribute)
+    except (ImportError, AttributeError):
+        return _resolve(module_name).__dict__[attribute] if "." in module_name else None
+
+
+def _package_dir(package: str) -> str | None:
+    try:
+        spec = importlib.util.find_spec(package)
+    except (ImportError, ValueError):
+        return None
+    return os.path.dirname(spec.origin) + os.sep if spec and spec.origin else None
+
+
+class CallWatcher:
+    """A profile hook that notes forbidden callables and reference-package code run during a call.
+
+    Used as a context manager it watches the calling thread and every thread started while
+    it is active (through ``threading``'s profile hook; the answer worker instead hands the
+    hook to every new thread, raw ``_thread`` starts included).
+    """
+
+    def __init__(self, forbidden: tuple[str, ...], reference_package: str, threads: bool = True):
+        self.builtins: dict[int, str] = {}
+        self.codes: dict[types.CodeType, str] = {}
+        self.methods: dict[str, str] = {}  # Tensor methods by name: x.softmax() binds a new object on every call
+        for dotted in forbidden:
+            if dotted.startswith("torch.Tensor."):
+                self.methods[dotted.rpartition(".")[2]] = dotted
+                continue
+            target = _resolve(dotted)
+            if isinstance(target, type):  # a module class: constructing or running it is the shortcut
+                for method in ("__init__", "forward"):
+                    if isinstance(target.__dict__.get(method), types.FunctionType):
+                        self.codes[target.__dict__[method].__code__] = dotted
+            elif isinstance(target, types.FunctionType):
+                self.codes[target.__code__] = dotted
+            elif target is not None:
+                self.builtins[id(target)] = dotted
+        self.reference_package = reference_package
+        self.reference_dir = _package_dir(reference_package)
+        self.used: list[str] = []
+        self.threads = threads  # False: the caller sets the hook in new threads itself
+
+    def __call__(self, frame: types.FrameType, event: str, arg: Any) -> None:
+        if event == "c_call":
+            name = self.builtins.get(id(arg))
+            if name is None and self.methods and isinstance(getattr(arg, "__self__", None), torch.Tensor):
+                name = self.methods.get(arg.__name__)
+        elif event == "call":
+            code = frame.f_code
+            name = self.codes.get(code)
+            if name is None and self.reference_dir and code.co_filename.startswith(self.reference_dir):
+                name = f"the reference package {self.reference_package!r}"
+        else:
+            return
+        if name is not None and name not in self.used:
+            self.used.append(name)
+
+    def __enter__(self) -> "CallWatcher":
+        self._previous = sys.getprofile(), threading.getprofile()
+        sys.setprofile(self)
+        if self.threads:
+            threading.setprofile(self)
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        sys.setprofile(self._previous[0])
+        if self.threads:
+            threading.setprofile(self._previous[1])
