@@ -2,14 +2,28 @@
 
 Each solution notebook is executed (so the page shows real outputs and figures), then
 nbgrader's own ClearSolutions and ClearHiddenTests preprocessors strip it exactly as
-they strip the student version; outputs are kept. Cells tagged ``remove-input`` lose their
-code too (chapter 06's given LSTM is chapter 05's answer). Executions are cached by the content
+they strip the student version; outputs are kept. Executions are cached by the content
 of the notebook and of the packages it imports, so an unchanged chapter is not re-run.
+
+The page is then turned from an exercise sheet into a chapter to read (the student notebook keeps
+everything as it is):
+
+- visible-test cells are collapsed (``hide-cell``): their code and their "✓ visible tests passed"
+  line are one click away; the answer cells keep their signature and docstring, with ``...`` for
+  the body the student writes;
+- the grading notes (how the notebook works, forbidden calls, points of the written questions)
+  move into boxes: collapsed for the rules, titled for each question; the empty answer cells go;
+- markdown cells tagged ``algorithm`` (a bold title line, then the steps) become pseudocode boxes;
+- the Sources section links every work it names to its entry on the Sources page (book/references.bib);
+- cells tagged ``remove-input`` lose their code (chapter 06's given LSTM is chapter 05's answer).
+
+Figures are drawn at twice the resolution (``retina``): sharp on phones and high-density screens.
 
 Usage: python book/make_pages.py   (writes book/chapters/<chapter>.ipynb)
 """
 import hashlib
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -17,18 +31,28 @@ import nbformat
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
 from nbgrader.preprocessors import ClearHiddenTests, ClearSolutions
+from pybtex.database import parse_file
 
 from grading.course import REPO, SOLUTIONS, chapters
 
 PAGES = REPO / "book" / "chapters"
 CACHE = REPO / "_build" / "executed"
-CODE_STUB = {"python": "# YOUR CODE HERE\nraise NotImplementedError()"}
+BIBLIOGRAPHY = REPO / "book" / "references.bib"
+CODE_STUB = {"python": "...  # written by you in the exercise notebook"}
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+KERNEL_OPTIONS = ["--InlineBackend.figure_formats=retina"]  # PNGs at 2x, shown at their 1x size
+
+HOW_IT_WORKS = re.compile(r"^\*\*How this notebook works\.\*\*\s*(.*?)(?=\n\s*\n|\Z)", re.S | re.M)
+FORBIDDEN = re.compile(r"(?:\*\*Forbidden\b|Forbidden as for\b).*?(?=\n\s*\n|\Z)", re.S)
+QUESTION = re.compile(r"^\*\*Question (\d+) \((\d+) points?\)\.\*\*\s*(.*?)(?=\n\s*\n|\Z)", re.S | re.M)
+ALGORITHM_TITLE = re.compile(r"\A\*\*(.+?)\*\*\s*\n")
+SOURCES = "## Sources"
+ITALIC = re.compile(r"\*([^*\n][^*]*?)\*")
 
 
 def _fingerprint(notebook: Path) -> str:
-    """Hash of the notebook and of every source file it can import from this repository."""
-    digest = hashlib.sha256(notebook.read_bytes())
+    """Hash of the notebook, of the way it is run, and of every source file it can import from this repository."""
+    digest = hashlib.sha256(notebook.read_bytes() + " ".join(KERNEL_OPTIONS).encode())
     for package in (REPO / "reference", REPO / "autograder"):
         for path in sorted(package.rglob("*.py")):
             digest.update(str(path.relative_to(REPO)).encode() + path.read_bytes())
@@ -43,7 +67,7 @@ def executed(notebook: Path) -> nbformat.NotebookNode:
     nb = nbformat.read(notebook, as_version=4)
     os.environ.pop("NBGRADER_EXECUTION", None)  # the website shows the full demos
     try:
-        NotebookClient(nb, timeout=600, kernel_name="python3",
+        NotebookClient(nb, timeout=600, kernel_name="python3", extra_arguments=KERNEL_OPTIONS,
                        resources={"metadata": {"path": str(notebook.parent)}}).execute()
     except CellExecutionError as error:
         sys.exit(f"{notebook.relative_to(REPO)} failed while making its web page:\n{error}")
@@ -54,18 +78,124 @@ def executed(notebook: Path) -> nbformat.NotebookNode:
     return nb
 
 
+def box(title: str, body: str, kind: str, collapsed: bool = False) -> str:
+    """A MyST admonition; ``collapsed`` makes it a dropdown that opens on a click."""
+    classes = f"{kind} dropdown" if collapsed else kind
+    return f"\n\n::::{{admonition}} {title}\n:class: {classes}\n\n{body.strip()}\n::::\n"
+
+
+def _normalised(text: str) -> str:
+    return " ".join(text.replace("{", "").replace("}", "").split()).lower()
+
+
+def _references() -> list[tuple[str, list[str], str]]:
+    """(key, titles it may be cited by, first author's surname) for every entry of the bibliography."""
+    entries = []
+    for key, entry in parse_file(BIBLIOGRAPHY).entries.items():
+        titles = [_normalised(entry.fields[f]) for f in ("title", "shorttitle") if f in entry.fields]
+        authors = entry.persons.get("author", [])
+        entries.append((key, titles, _normalised(authors[0].last_names[0]) if authors else ""))
+    return entries
+
+
+def cite_sources(markdown: str, references: list[tuple[str, list[str], str]]) -> str:
+    """Add a citation after each work the Sources section names, linking to its entry on the Sources page.
+
+    A work is recognised by its title in italics (the bibliography's title or short title starts
+    with it) together with its first author's surname earlier in the same item; an entry without
+    an author by its title in plain text.
+    """
+    head, _, sources = markdown.partition(SOURCES)
+    items = re.split(r"(?m)^(?=- )", sources)
+    for n, item in enumerate(items):
+        cited = set()
+
+        def cite(match: re.Match) -> str:
+            title = _normalised(match.group(1))
+            before = _normalised(item[: match.start()].rsplit(";", 1)[-1])
+            for key, titles, surname in references:
+                if surname and surname in before and key not in cited and any(t.startswith(title) for t in titles):
+                    cited.add(key)
+                    return f"{match.group(0)} {{cite:p}}`{key}`"
+            return match.group(0)
+
+        item = ITALIC.sub(cite, item)
+        for key, titles, surname in references:
+            if not surname:
+                title = r"\s+".join(map(re.escape, titles[0].split()))
+                item = re.sub(rf"\A- {title}", rf"\g<0> {{cite:p}}`{key}`", item, flags=re.I)
+        items[n] = item
+    links = "\n\nFull references, with links to the sources that are public: [Sources](../bibliography.md)."
+    return head + SOURCES + "".join(items).rstrip() + links + "\n"
+
+
+def reader_markdown(cell: nbformat.NotebookNode, references) -> str:
+    """A markdown cell with its grading notes moved into boxes, for the website."""
+    text = cell.source
+    if "algorithm" in cell.metadata.get("tags", ()):
+        title = ALGORITHM_TITLE.match(text)
+        return box(title.group(1).rstrip("."), text[title.end():], "algorithm")
+    text = QUESTION.sub(lambda m: box(f"Question {m.group(1)} (written answer, {m.group(2)} points)",
+                                      m.group(3), "question"), text)
+    text = HOW_IT_WORKS.sub(lambda m: box("Doing the exercises", m.group(1), "grading", collapsed=True), text)
+    text = FORBIDDEN.sub(lambda m: box("Exercise rules", m.group(0), "grading", collapsed=True), text)
+    if SOURCES in text:
+        text = cite_sources(text, references)
+    return text.strip()
+
+
+def merged_streams(outputs: list) -> list:
+    """The outputs without live widgets, each run of printed lines in one box (a training log, not a box per epoch).
+
+    Live widgets (tqdm's bars) need a kernel and a CDN; the epoch lines they separated remain.
+    """
+    merged = []
+    for output in outputs:
+        if WIDGET_VIEW in output.get("data", {}):
+            continue
+        previous = merged[-1] if merged else None
+        if output.output_type == "stream" and previous and previous.output_type == "stream" \
+                and previous.name == output.name:
+            previous.text += output.text
+        else:
+            merged.append(output)
+    return merged
+
+
+def show_diagrams_as_files(cell: nbformat.NotebookNode) -> None:
+    """Point a markdown cell's diagrams at their SVG files: MyST-NB displays no attachment.
+
+    The notebooks carry each diagram as a PNG attachment (JupyterLab displays no SVG attachment);
+    book/diagrams/make_diagrams.py draws the PNG and the SVG from the same code.
+    """
+    cell.source = re.sub(r"\(attachment:([\w.-]+)\.png\)", r"(../diagrams/\1.svg)", cell.source)
+    cell.pop("attachments", None)
+
+
 def page(notebook: Path) -> nbformat.NotebookNode:
-    """The executed notebook as a student sees it: solutions and hidden tests removed, outputs kept."""
+    """The executed notebook as a reader sees it: no solutions or hidden tests, tests collapsed, notes boxed."""
     nb = executed(notebook)
+    references = _references()
     resources = {}
     nb, resources = ClearSolutions(code_stub=CODE_STUB).preprocess(nb, resources)
     nb, resources = ClearHiddenTests().preprocess(nb, resources)
+    cells = []
     for cell in nb.cells:
-        cell.metadata.pop("nbgrader", None)
-        if "remove-input" in cell.metadata.get("tags", ()):  # e.g. an earlier chapter's answers, given as a tool
+        grading = cell.metadata.pop("nbgrader", {})
+        tags = cell.metadata.setdefault("tags", [])
+        if cell.cell_type == "markdown" and grading.get("solution"):
+            continue  # an empty written-answer cell
+        if cell.cell_type == "markdown":
+            show_diagrams_as_files(cell)
+            cell.source = reader_markdown(cell, references)
+        elif grading.get("grade"):
+            tags.append("hide-cell")  # a visible-test cell
+        if "remove-input" in tags:  # e.g. an earlier chapter's answers, given as a tool
             cell.source = ""
-        if "outputs" in cell:  # live widgets (tqdm's bars) need a kernel and a CDN; the epoch lines remain
-            cell.outputs = [o for o in cell.outputs if WIDGET_VIEW not in o.get("data", {})]
+        if "outputs" in cell:
+            cell.outputs = merged_streams(cell.outputs)
+        cells.append(cell)
+    nb.cells = cells
     nb.metadata.pop("widgets", None)
     return nb
 

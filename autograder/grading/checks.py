@@ -18,7 +18,6 @@ import torch
 from grading.rules import FORBIDDEN, REFERENCE_PACKAGE
 from grading.watch import CallWatcher
 
-
 # Taken when the notebook's setup cell imports this module, before any answer runs: in a student's own
 # runs an answer that replaces these does not change how results are compared (grading does not rely on
 # this: it compares in the trusted checker, where no answer runs).

@@ -2,8 +2,12 @@
 
 Each file ``autograder/example_class/<chapter>/<student>.py`` describes one student:
 its docstring says what the submission gets wrong, where its unchanged answers come
-from (``answers: solution`` or ``answers: release``) and which test cells it must
-lose (``loses: ...``); ``# %% <grade_id>`` sections replace that answer cell. The
+from (``answers: solution`` or ``answers: release``), which test cells it must
+lose (``loses: ...``) and, in one ``hint: ...`` line each, a piece of every hint its
+failure messages must give (``hint: none`` where none applies, as for a forbidden
+shortcut, whose message says what is wrong): its feedback must give these and no hint
+named for another student's bug, so that every hint is tested to point at the mistake
+that caused it. ``# %% <grade_id>`` sections replace that answer cell. The
 submission is the released notebook with those answers filled in, as a student
 would hand it in.
 
@@ -31,6 +35,7 @@ class ExampleStudent:
     summary: str
     answers_from: str
     loses: list[str]  # grade ids of test cells that must score 0, or ["everything"]
+    hints: list[str] | None = None  # pieces of the hints its failures must give ([] for "hint: none"); None: not said
     cells: dict[str, str] = field(default_factory=dict)
     fields: dict[str, str] = field(default_factory=dict)  # any other "key: value" line of the docstring
 
@@ -45,8 +50,10 @@ def load_students(chapter: str, folder: Path = EXAMPLES) -> list[ExampleStudent]
         parts = _CELL_MARK.split(text)
         cells = {grade_id: body.strip() + "\n" for grade_id, body in zip(parts[1::2], parts[2::2])}
         loses = fields.get("loses", "nothing").split()
+        hints = re.findall(r"^hint:\s*(.*?)\s*$", doc, re.MULTILINE)
         students.append(ExampleStudent(path.stem, doc.splitlines()[0], fields.get("answers", "solution"),
-                                       [] if loses == ["nothing"] else loses, cells, fields))
+                                       [] if loses == ["nothing"] else loses,
+                                       [h for h in hints if h != "none"] if hints else None, cells, fields))
     return students
 
 

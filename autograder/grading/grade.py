@@ -28,7 +28,14 @@ from nbgrader.api import Gradebook, MissingEntry
 from tqdm import tqdm
 
 from grading import deadlines
-from grading.course import CLASSWORK, REPO, GradingError, intake_directory, nbgrader_environment, workdir_options
+from grading.course import (
+    CLASSWORK,
+    REPO,
+    GradingError,
+    intake_directory,
+    nbgrader_environment,
+    workdir_options,
+)
 from grading.instructor.verdicts import report_notes
 from grading.lms import LAYOUTS, TIMESTAMP
 from grading.submissions import Submission, collect, prepare, writes_into
@@ -94,7 +101,9 @@ def _salt(workdir: Path) -> int:
         return int(os.environ["GRADING_SALT"])
     path = workdir / "hidden-test-salt"
     if not path.is_file():
-        path.write_text(str(secrets.randbits(62)))
+        drawn = path.with_suffix(f".{os.getpid()}")
+        drawn.write_text(str(secrets.randbits(62)))
+        drawn.replace(path)  # whole, at once
     return int(path.read_text())
 
 
@@ -128,9 +137,9 @@ class _Workers:
             worker.close()
 
 
-def _autograde(chapter: str, student: str, workdir: Path, limits: Limits, workers: _Workers) -> str | None:
+def _autograde(chapter: str, student: str, workdir: Path, limits: Limits, workers: _Workers, salt: int) -> str | None:
     """Run nbgrader's autograde on one student in a free worker; the reason it failed, or None."""
-    options = [f"--TrustedVerdicts.memory_limit_mb={limits.memory_mb}", f"--TrustedVerdicts.salt={_salt(workdir)}"]
+    options = [f"--TrustedVerdicts.memory_limit_mb={limits.memory_mb}", f"--TrustedVerdicts.salt={salt}"]
     if limits.cell_s:
         options.append(f"--TrustedVerdicts.cell_timeout={limits.cell_s}")
     try:
@@ -200,7 +209,8 @@ def grade(chapter: str, folder: Path, workdir: Path = CLASSWORK, jobs: int = 2, 
         submissions = collect(folder, chapter, layout, id_pattern)
         outcomes = {s.student: Outcome(s, "skipped") for s in submissions}
         to_grade = [s for s in submissions if _import(s, chapter, workdir, force)]
-        reasons = pool.map(lambda s: _autograde(chapter, s.student, workdir, limits, workers), to_grade)
+        salt = _salt(workdir)
+        reasons = pool.map(lambda s: _autograde(chapter, s.student, workdir, limits, workers, salt), to_grade)
         for submission, reason in tqdm(zip(to_grade, reasons), total=len(to_grade), desc=f"grading {chapter}",
                                        unit="notebook", disable=not progress):
             outcomes[submission.student].status = "graded"

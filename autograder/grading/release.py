@@ -48,6 +48,15 @@ def secret_lines(chapter: str, kinds: tuple[str, ...] = ("SOLUTION", "HIDDEN TES
     return secret
 
 
+def leaked(secret: set[str], text: str) -> list[str]:
+    """The ``secret`` lines that stand as whole lines in ``text`` (a published notebook, page or feedback).
+
+    Whole lines, not substrings: formatted code splits a long call into short lines such as
+    ``torch.randint(``, which visible code may well contain inside a longer line.
+    """
+    return sorted(secret & {line.strip() for line in text.splitlines()})
+
+
 def main(argv: list[str]) -> None:
     for chapter in argv or chapters():
         release(chapter)

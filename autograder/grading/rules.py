@@ -13,6 +13,9 @@ _LOG_SOFTMAX = ("torch.log_softmax", "torch.Tensor.log_softmax", "torch.nn.funct
 _ATTENTION = ("torch.nn.functional.scaled_dot_product_attention", "torch.nn.MultiheadAttention",
               "torch.nn.functional.multi_head_attention_forward", "torch._native_multi_head_attention")
 _LAYER_NORM = ("torch.nn.functional.layer_norm", "torch.layer_norm", "torch.native_layer_norm", "torch.nn.LayerNorm")
+# PyTorch's transformer layers, and the fused op an encoder layer runs in evaluation
+_TRANSFORMER = ("torch.nn.TransformerEncoderLayer", "torch.nn.TransformerEncoder", "torch.nn.TransformerDecoderLayer",
+                "torch.nn.TransformerDecoder", "torch.nn.Transformer", "torch._transformer_encoder_layer_fwd")
 
 _SOFTMAX = ("torch.softmax", "torch.Tensor.softmax", "torch.nn.functional.softmax", "torch.special.softmax",
             "torch.nn.Softmax", *_LOG_SOFTMAX, *_LOGSUMEXP)
@@ -89,4 +92,10 @@ FORBIDDEN: dict[str, tuple[str, ...]] = {
     # (softmax is allowed in every attention; the searches and additive attention have no one-call shortcut;
     # sacrebleu, installed for the reference's tests, is the shortcut for bleu)
     "bleu": ("sacrebleu.sentence_bleu", "sacrebleu.corpus_bleu", "sacrebleu.metrics.bleu.BLEU"),
+    # 12 The Transformer (the FFN is chapter 02's ffnn at every position, under ffnn's rule; a block is built of
+    # attention and layer norm, so PyTorch's versions of those are shortcuts for it as much as its layer is)
+    "position_wise_ffn": _LINEAR,
+    "attention_heads": _ATTENTION,
+    **{name: (*_TRANSFORMER, *_ATTENTION, *_LAYER_NORM) for name in ("encoder_block", "decoder_block",
+                                                                     "transformer_encode")},
 }

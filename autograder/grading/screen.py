@@ -40,8 +40,8 @@ ALLOWED_DUNDERS = frozenset({
     "__init__", "__call__", "__len__", "__getitem__", "__setitem__", "__iter__", "__next__", "__repr__", "__str__",
     "__name__", "__doc__", "__post_init__", "__contains__", "__enter__", "__exit__", "__version__",
 })
-# Names the setup cell and the tests rely on: an answer may not bind them to something else.
-RESERVED_NAMES = frozenset({"call", "expect_equal", "expect_tensor", "passed", "ExerciseFailure", "ref",
+# Names the setup cell and the visible tests use in a student's own runs: an answer that rebinds them is flagged.
+RESERVED_NAMES = frozenset({"call", "expect_equal", "expect_tensor", "passed", "ExerciseFailure",
                             "RUN_SLOW_DEMOS"})
 # Module names from the setup cell; importing the same module again is fine.
 RESERVED_MODULES = {"torch": "torch", "np": "numpy"}

@@ -61,6 +61,12 @@ class CallWatcher:
         self.used: list[str] = []
         self.threads = threads  # False: the caller sets the hook in new threads itself
 
+    def fresh(self) -> "CallWatcher":
+        """A watcher for another call: the same forbidden callables (resolved once), nothing seen yet."""
+        watcher = object.__new__(CallWatcher)
+        watcher.__dict__.update(self.__dict__, used=[])
+        return watcher
+
     def __call__(self, frame: types.FrameType, event: str, arg: Any) -> None:
         if event == "c_call":
             name = self.builtins.get(id(arg))

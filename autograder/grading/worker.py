@@ -54,13 +54,18 @@ class Worker:
         return reply["ok"], reply["log"]
 
     def close(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            try:
-                os.killpg(self.process.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-            self.process.wait()
+        kill_group(self.process)
         self.process = None
+
+
+def kill_group(process: subprocess.Popen | None) -> None:
+    """Kill a process started in a session of its own, with everything it started, and reap it."""
+    if process is not None and process.poll() is None:
+        try:
+            os.killpg(process.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        process.wait()
 
 
 def _run(command: str, argv: list[str]) -> bool:

@@ -1,13 +1,17 @@
-"""Launch buttons of a chapter page open the *student* notebook, not the page's own source.
+"""Launch and download buttons of a chapter page give the *student* notebook, not the page's own source.
 
 A chapter page is made from book/chapters/<chapter>.ipynb, a generated file that is not in
-the repository. After sphinx-book-theme has built its launch buttons (Binder, JupyterHub,
-Colab), this rewrites their target to notebooks/<chapter>/<chapter>.ipynb, the notebook a
-student works in.
+the repository and has lost nbgrader's metadata. After sphinx-book-theme has built its buttons,
+this rewrites the launch buttons (Binder, JupyterHub, Colab) to open
+notebooks/<chapter>/<chapter>.ipynb, the notebook a student works in, and points the download
+buttons at a copy of that notebook, which it puts into the built site at the same path.
 """
+import shutil
+from pathlib import Path
 from urllib.parse import quote, quote_plus
 
 PAGES = "book/chapters/"
+DOWNLOADS = ("download-notebook-button", "download-source-button")
 
 
 def student_notebook(pagename: str) -> str:
@@ -15,19 +19,51 @@ def student_notebook(pagename: str) -> str:
     return f"notebooks/{chapter}/{chapter}.ipynb"
 
 
-def _retarget(buttons: list, old: str, new: str) -> None:
+def _retarget(buttons: list, old: str, new: str, download: str) -> None:
     for button in buttons:
-        if button.get("url", "").startswith("http"):  # launch buttons; the download button stays local
+        if button.get("label") in DOWNLOADS:
+            button.update(url=download, text=".ipynb", tooltip="Download the exercise notebook")
+        elif button.get("url", "").startswith("http"):  # a launch button
             for encode in (str, quote, quote_plus):
                 button["url"] = button["url"].replace(encode(old), encode(new))
-        _retarget(button.get("buttons", []), old, new)
+        _retarget(button.get("buttons", []), old, new, download)
 
 
-def retarget_launch_buttons(app, pagename, templatename, context, doctree) -> None:
+def _deduplicated(buttons: list) -> list:
+    """One download button for the notebook (the page's source and its notebook are the same file)."""
+    seen, kept = set(), []
+    for button in buttons:
+        if "buttons" in button:
+            button["buttons"] = _deduplicated(button["buttons"])
+        if button.get("url") and button.get("label") in DOWNLOADS:
+            if button["url"] in seen:
+                continue
+            seen.add(button["url"])
+        kept.append(button)
+    return kept
+
+
+def retarget_buttons(app, pagename, templatename, context, doctree) -> None:
     if pagename.startswith(PAGES):
-        _retarget(context.get("header_buttons", []), f"{pagename}.ipynb", student_notebook(pagename))
+        student = student_notebook(pagename)
+        buttons = context.get("header_buttons", [])
+        _retarget(buttons, f"{pagename}.ipynb", student, context["pathto"](student, 1))
+        context["header_buttons"] = _deduplicated(buttons)
+
+
+def copy_student_notebooks(app, exception) -> None:
+    """Put every chapter's student notebook into the built site, where the download buttons point."""
+    if exception is not None or app.builder.format != "html":
+        return
+    for pagename in app.env.found_docs:
+        if pagename.startswith(PAGES):
+            student = student_notebook(pagename)
+            target = Path(app.outdir) / student
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(Path(app.srcdir) / student, target)
 
 
 def setup(app):
-    app.connect("html-page-context", retarget_launch_buttons, priority=600)  # after the theme's 501
+    app.connect("html-page-context", retarget_buttons, priority=600)  # after the theme's 501
+    app.connect("build-finished", copy_student_notebooks)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -11,7 +11,8 @@ from seqmodels.embeddings.glove import glove_loss
 from seqmodels.embeddings.similarity import analogy, cosine_similarity, most_similar
 from seqmodels.embeddings.word2vec import negative_sampling_loss, noise_distribution, skipgram_pairs
 from seqmodels.layers.activations import log_softmax, sigmoid, softmax, softplus
-from seqmodels.layers.attention import additive_attention, multi_head_attention, scaled_dot_product_attention
+from seqmodels.layers.attention import (additive_attention, attention_heads, multi_head_attention,
+                                       scaled_dot_product_attention)
 from seqmodels.layers.bidirectional import bilstm_encode, reverse_padded
 from seqmodels.layers.convolution import char_cnn_word_vector, conv1d_same, conv2d, max_over_time, receptive_field
 from seqmodels.layers.embedding import embed, onehot
@@ -25,6 +26,7 @@ from seqmodels.layers.positional import (add_positions, binary_pe, offset_pe, pe
 from seqmodels.layers.recurrent import rnn_encode, rnn_step
 from seqmodels.layers.sampling import temperature_softmax
 from seqmodels.layers.stacking import stack
+from seqmodels.layers.transformer import decoder_block, encoder_block, position_wise_ffn, transformer_encode
 from seqmodels.metrics.bleu import bleu
 from seqmodels.structured.crf import crf_log_partition, crf_nll, crf_score, crf_viterbi, hmm_viterbi
 from seqmodels.structured.ctc import (ctc_alpha, ctc_collapse, ctc_extend, ctc_greedy_decode, ctc_loss,
@@ -60,4 +62,6 @@ __all__ = [
     # 11 Sequence-to-sequence models and attention
     "add_and_norm", "additive_attention", "beam_search", "bleu", "greedy_decode", "layer_norm", "multi_head_attention",
     "scaled_dot_product_attention",
+    # 12 The Transformer
+    "attention_heads", "decoder_block", "encoder_block", "position_wise_ffn", "transformer_encode",
 ]

@@ -1,8 +1,9 @@
 """A real nbgrader round trip on the bundled example class: release, submit, autograde, feedback, export.
 
 Every autograded test cell is itself tested here: the solution earns every point, the
-untouched student version earns none (and grading does not crash), and each wrong
-submission loses exactly the cells its bug should cost.
+untouched student version earns none (and grading does not crash), each wrong
+submission loses exactly the cells its bug should cost, and its feedback gives the hints
+for its bug and no hint meant for another.
 """
 import csv
 import html
@@ -15,7 +16,7 @@ from nbgrader.api import Gradebook
 
 from grading.course import SOLUTIONS, chapters
 from grading.example_class import EXAMPLES, grade_class, load_students
-from grading.release import secret_lines
+from grading.release import leaked, secret_lines
 
 CHAPTERS = [c for c in chapters() if (EXAMPLES / c).is_dir()]
 
@@ -64,6 +65,8 @@ def test_the_example_class_covers_the_required_cases(chapter):
         assert len(mistakes) >= 2, f"{chapter}: {answer} has {len(mistakes)} wrong version(s) ({mistakes}), not two"
     never_lost = {t for its_tests in tests.values() for t in its_tests} - {cell for s in wrong for cell in s.loses}
     assert not never_lost, f"{chapter}: no wrong submission shows that {sorted(never_lost)} can fail"
+    unsaid = [s.student_id for s in wrong if s.hints is None]
+    assert not unsaid, f"{chapter}: {unsaid} name no `hint:` their failures must give (`hint: none` if none applies)"
     alternatives = [s for s in students if not s.loses and s.student_id != "correct" and s.cells]
     assert alternatives, f"{chapter}: no alternative correct submission shows that a different valid answer keeps full marks"
 
@@ -105,6 +108,25 @@ def feedback_text(workdir: Path, chapter: str, student: str) -> str:
     return html.unescape(re.sub(r"<[^>]+>", "", page))
 
 
+def hints_given(workdir: Path, chapter: str, student: str) -> list[str]:
+    """The hints of the failure messages on one student's feedback page (``Hint: ...`` lines)."""
+    return re.findall(r"^Hint: (.*)$", feedback_text(workdir, chapter, student), re.MULTILINE)
+
+
+def test_every_hint_points_at_the_mistake_that_caused_it(graded):
+    """Each submission gets the hints its docstring names (``hint: ...``) and none named for another student's bug."""
+    chapter, workdir, _ = graded
+    students = load_students(chapter)
+    named = {hint for student in students for hint in student.hints or ()}
+    for student in students:
+        given = hints_given(workdir, chapter, student.student_id)
+        own = set(student.hints or ())
+        missing = sorted(hint for hint in own if not any(hint in line for line in given))
+        assert not missing, f"{student.student_id} was not given the hints {missing}; it got {given}"
+        foreign = sorted(hint for hint in named - own if any(hint in line for line in given))
+        assert not foreign, f"{student.student_id} got hints meant for other mistakes, {foreign}: {given}"
+
+
 def test_feedback_never_shows_hidden_tests_or_solutions_the_student_did_not_write(graded):
     chapter, workdir, _ = graded
     hidden = secret_lines(chapter, kinds=("HIDDEN TESTS",))
@@ -113,11 +135,11 @@ def test_feedback_never_shows_hidden_tests_or_solutions_the_student_did_not_writ
     for student in load_students(chapter):
         text = feedback_text(workdir, chapter, student.student_id)
         assert "HIDDEN TESTS" not in text
-        leaked = [line for line in hidden if line in text]
-        assert not leaked, f"{student.student_id}'s feedback shows hidden tests: {leaked[:3]}"
+        shown = leaked(hidden, text)
+        assert not shown, f"{student.student_id}'s feedback shows hidden tests: {shown[:3]}"
         if student.answers_from == "release":
-            leaked = [line for line in solutions if line in text]
-            assert not leaked, f"{student.student_id}'s feedback shows solution code: {leaked[:3]}"
+            shown = leaked(solutions, text)
+            assert not shown, f"{student.student_id}'s feedback shows solution code: {shown[:3]}"
 
 
 def test_failure_messages_reach_the_feedback_without_grading_internals(graded):

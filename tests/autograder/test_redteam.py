@@ -4,27 +4,36 @@ Each file in tests/autograder/redteam/<chapter>/ is one student (the example cla
 ``answers``, ``loses``, and ``says`` - words the notes or the feedback page must contain;
 ``status: failed`` where the notebook cannot be graded at all). All of them are graded in one
 batch with honest controls, so a submission that breaks the harness, changes another student's
-grade or earns points it should not fails this suite.
+grade or earns points it should not fails this suite. No feedback page may show a line of a
+hidden test. Every chapter has at least three attacks and one control.
 
 s*: caught by the static screen (grading.screen): the cell does not run; its exercise scores 0.
-r*: reach the runtime guard (grading.guard, grading.execute) or the checks: blocked, and the
-    notebook's tests score 0 (or, for plain wrong answers, the tests they should fail).
+r*: run, and are stopped by the layer their ``layer:`` line names:
+    sandbox - the OS sandbox the answer worker runs in (grading.instructor.sandbox): no course
+              files, no reference package, no other students' work, no network;
+    worker  - the worker's own watch (grading.watch, threads included) and audit hook, which
+              report forbidden calls and blocked operations as failed tests;
+    checker - the trusted checker (grading.instructor.checker), where the tests, their oracles
+              and the comparisons run and only plain data from the worker arrives.
 c*: controls: honest answers that must keep every point, graded in the same batch.
 """
 import html
 import re
 from pathlib import Path
 
+import nbformat
 import pytest
 from nbgrader.api import Gradebook
 
-from grading.course import REPO
+from grading.course import REPO, SOLUTIONS
 from grading.example_class import build_submission, load_students
 from grading.grade import Limits, grade, summary
+from grading.instructor.checker import _segments, role
 
 RED_TEAM = Path(__file__).parent / "redteam"
 CHAPTERS = sorted(p.name for p in RED_TEAM.iterdir() if p.is_dir())
 CASES = [(chapter, s) for chapter in CHAPTERS for s in load_students(chapter, RED_TEAM)]
+LAYERS = ("sandbox", "worker", "checker")
 
 
 def _course_files() -> dict[Path, bytes]:
@@ -49,6 +58,25 @@ def test_the_red_team_is_at_least_thirty_strong():
     assert len(attacks) >= 30, f"only {len(attacks)} adversarial submissions"
 
 
+def test_every_chapter_has_attacks_and_a_control_and_every_attack_names_its_layer():
+    for chapter in CHAPTERS:
+        students = [s.student_id for c, s in CASES if c == chapter]
+        assert sum(not s.startswith("c") for s in students) >= 3 and any(s.startswith("c") for s in students), chapter
+    for chapter, student in CASES:
+        if student.student_id.startswith("r"):
+            assert student.fields.get("layer", "").split(" ")[0] in LAYERS, f"{chapter}/{student.student_id}"
+
+
+def _hidden_lines(chapter: str) -> set[str]:
+    """Lines of the chapter's hidden tests that appear nowhere else in its notebook."""
+    notebook = nbformat.read(SOLUTIONS / chapter / f"{chapter}.ipynb", as_version=4)
+    pieces = [piece for cell in notebook.cells if role(cell) == "test" for piece in _segments(cell.source)]
+    shown = {line.strip() for hidden, code in pieces if not hidden for line in code.splitlines()}
+    shown |= {line.strip() for cell in notebook.cells if role(cell) != "test" for line in cell.source.splitlines()}
+    return {line.strip() for hidden, code in pieces if hidden for line in code.splitlines()
+            if len(line.strip()) > 25 and line.strip() not in shown}
+
+
 def _cell_scores(workdir: Path, chapter: str, student: str) -> dict[str, tuple[float, float]]:
     with Gradebook(f"sqlite:///{workdir / 'gradebook.db'}") as gradebook:
         submission = gradebook.find_submission(chapter, student)
@@ -56,7 +84,13 @@ def _cell_scores(workdir: Path, chapter: str, student: str) -> dict[str, tuple[f
                 if g.cell.cell_type == "code"}
 
 
-@pytest.mark.parametrize("chapter, student", CASES, ids=[f"{c}/{s.student_id}" for c, s in CASES])
+def _param(chapter, student):  # a ``hole:`` line marks an attack that still succeeds: an unfixed hole, said why
+    hole = student.fields.get("hole")
+    marks = [pytest.mark.xfail(strict=True, reason=hole)] if hole else []
+    return pytest.param(chapter, student, marks=marks, id=f"{chapter}/{student.student_id}")
+
+
+@pytest.mark.parametrize("chapter, student", [_param(c, s) for c, s in CASES])
 def test_each_submission_gets_exactly_the_grade_and_message_it_deserves(graded, chapter, student):
     results, _ = graded
     workdir, outcomes = results[chapter]
@@ -73,6 +107,8 @@ def test_each_submission_gets_exactly_the_grade_and_message_it_deserves(graded, 
         expected = set(scores) if student.loses == ["everything"] else set(student.loses)
         assert lost == expected, f"lost {sorted(lost)}, expected {sorted(expected)} ({notes})"
         assert all(scores[cell][0] == 0 for cell in lost), f"a failing test kept points: {scores}"
+    leaked = [line for line in _hidden_lines(chapter) if line in feedback]
+    assert not leaked, f"the feedback shows hidden tests: {leaked[:3]}"
     says = student.fields.get("says")
     if says:
         assert says in notes or says in feedback, f"neither the notes nor the feedback say {says!r}: {notes!r}"

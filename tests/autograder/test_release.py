@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from grading.course import NOTEBOOKS, chapters, nbgrader
-from grading.release import secret_lines
+from grading.release import leaked, secret_lines
 
 VOLATILE_NOTEBOOK_KEYS = {"language_info", "widgets", "toc", "varInspector"}
 VOLATILE_CELL_KEYS = {"execution", "collapsed", "scrolled", "jupyter", "ExecuteTime"}
@@ -45,6 +45,6 @@ def test_student_notebooks_contain_no_solution_or_hidden_test_line(chapter):
     secret = secret_lines(chapter)
     assert secret, "the chapter has no solution regions: the check would be vacuous"
     for released in (NOTEBOOKS / chapter).glob("*.ipynb"):
-        text = "".join("".join(c["source"]) for c in json.loads(released.read_text())["cells"])
-        leaked = [line for line in secret if line in text]
-        assert not leaked, f"{released.name} leaks solution or hidden-test lines: {leaked[:3]}"
+        text = "\n".join("".join(c["source"]) for c in json.loads(released.read_text())["cells"])
+        shown = leaked(secret, text)
+        assert not shown, f"{released.name} leaks solution or hidden-test lines: {shown[:3]}"

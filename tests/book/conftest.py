@@ -1,4 +1,5 @@
 """One real build of the website, shared by the static checks and the browser tests."""
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -10,12 +11,40 @@ from grading.course import REPO
 BIN = Path(sys.executable).parent
 
 
-@pytest.fixture(scope="session")
-def site(tmp_path_factory) -> Path:
-    """The built HTML folder: chapter pages made from the solutions, then `jupyter-book build -W`."""
-    subprocess.run([sys.executable, "book/make_pages.py"], cwd=REPO, check=True)
-    out = tmp_path_factory.mktemp("site")
-    build = subprocess.run([BIN / "jupyter-book", "build", ".", "--warningiserror", "--path-output", out],
-                           cwd=REPO, capture_output=True, text=True)
-    assert build.returncode == 0, f"jupyter-book build failed:\n{build.stdout[-3000:]}\n{build.stderr[-3000:]}"
+def build(out: Path, config: Path = REPO / "_config.yml") -> Path:
+    """`jupyter-book build -W` of the course into ``out`` with ``config``; the HTML folder."""
+    done = subprocess.run([BIN / "jupyter-book", "build", ".", "--warningiserror", "--path-output", out,
+                           "--config", config], cwd=REPO, capture_output=True, text=True)
+    assert done.returncode == 0, f"jupyter-book build failed:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
     return out / "_build" / "html"
+
+
+@pytest.fixture(scope="session")
+def pages_made() -> None:
+    subprocess.run([sys.executable, "book/make_pages.py"], cwd=REPO, check=True)
+
+
+@pytest.fixture(scope="session")
+def site(request, tmp_path_factory) -> Path:
+    """The built HTML folder: chapter pages made from the solutions, then `jupyter-book build -W`.
+
+    BOOK_SITE=_build/html tests a site already built (by `make book`) instead.
+    """
+    if os.environ.get("BOOK_SITE"):
+        return Path(os.environ["BOOK_SITE"]).resolve()
+    request.getfixturevalue("pages_made")
+    return build(tmp_path_factory.mktemp("site"))
+
+
+@pytest.fixture(scope="session")
+def site_with_hub(pages_made, tmp_path_factory) -> Path:
+    """The site built as the publishing workflow builds it when the repository names a JupyterHub."""
+    text = (REPO / "_config.yml").read_text()
+    assert 'jupyterhub_url: ""' in text, "the course's configuration should leave the hub unset"
+    # Beside _config.yml, whose paths are relative to its folder; a dot file is no page of the book.
+    config = REPO / f".hub-config-{os.getpid()}.yml"
+    config.write_text(text.replace('jupyterhub_url: ""', 'jupyterhub_url: "https://hub.example.org"'))
+    try:
+        return build(tmp_path_factory.mktemp("site-with-hub"), config)
+    finally:
+        config.unlink()

@@ -1,10 +1,13 @@
 """The website in a real browser: Chromium (from the system packages, driven by Playwright) reads
-the built site from a local static server with no network, and every page must render: text,
-typeset math, loaded figures, working navigation and search, and a clean console. A screenshot
-of each page is kept in _build/test-artifacts/screenshots/.
+the built site from a local static server with no network, on a phone's screen (390 px) and a
+laptop's (1366 px). Every page must render: text, typeset math and no TeX source left, loaded
+figures with alt text, no sideways scrolling, a chapter list that the ☰ button opens, visible-test
+cells collapsed, search snippets without TeX, and a clean console. A screenshot of each page at
+each width is kept in _build/test-artifacts/screenshots/.
 """
 import functools
 import os
+import re
 import shutil
 import threading
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
@@ -16,8 +19,16 @@ from grading.course import REPO, chapters
 SCREENSHOTS = REPO / "_build" / "test-artifacts" / "screenshots"
 CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-sync",
                   "--disable-background-networking", "--disable-component-update"]
-PAGES = ["book/intro", "book/students", "book/instructors", "book/bibliography", "book/api",
+PAGES = ["book/intro", "book/students", "book/instructors", "book/bibliography", "book/notation", "book/api",
          *[f"book/chapters/{c}" for c in chapters()]]
+VIEWPORTS = {"phone": {"width": 390, "height": 844}, "laptop": {"width": 1366, "height": 900}}
+# TeX that MathJax should have typeset: a command, display dollars, \( or \[, or $...$ around a formula.
+RAW_TEX = re.compile(r"\\[A-Za-z]{2,}|\$\$|\\[(\[]|\$[^$\s][^$\n]{0,80}\$")
+# The reader's text: what is on screen, less code (where a backslash is Python) and typeset math.
+READER_TEXT = """(root) => { const copy = root.cloneNode(true);
+  copy.querySelectorAll('pre, code, mjx-container, script, style, details:not([open]) > :not(summary)')
+      .forEach(e => e.remove());
+  return copy.textContent; }"""
 
 
 def chromium_path() -> str:
@@ -52,11 +63,13 @@ def browser():
         chromium.close()
 
 
-@pytest.fixture
-def page(browser, server):
-    """A fresh tab that records console errors, page errors and every request that failed or left the machine."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
+@pytest.fixture(params=list(VIEWPORTS))
+def page(request, browser, server):
+    """A fresh tab, on a phone's or a laptop's screen, that records console errors, page errors and every
+    request that failed or left the machine."""
+    context = browser.new_context(viewport=VIEWPORTS[request.param], has_touch=request.param == "phone")
     tab = context.new_page()
+    tab.screen = request.param
     tab.problems = []
     tab.on("console", lambda m: m.type == "error" and tab.problems.append(f"console: {m.text}"))
     tab.on("pageerror", lambda e: tab.problems.append(f"page error: {e}"))
@@ -68,30 +81,58 @@ def page(browser, server):
     context.close()
 
 
-@pytest.mark.parametrize("name", PAGES)
-def test_page_renders_completely_offline(page, server, name):
-    page.goto(f"{server}/{name}.html", wait_until="networkidle")
-    heading = page.locator("main h1 >> visible=true").first
-    assert heading.is_visible() and heading.inner_text().strip(), f"{name}: blank page (no visible title)"
-    assert len(page.locator("main").inner_text()) > 200, f"{name}: the page has almost no text"
+def on_screen(locator) -> bool:
+    """Shown and inside the window (a closed sidebar may be rendered, but slid out of the screen)."""
+    box = locator.bounding_box() if locator.is_visible() else None
+    width = locator.page.viewport_size["width"]
+    return box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width + 1
 
+
+def open_page(page, server, name: str) -> None:
+    """Load a page and wait until MathJax has typeset it (if it has math)."""
+    page.goto(f"{server}/{name}.html", wait_until="networkidle")
     if page.locator("main .math").count():
         try:
             page.wait_for_function("() => window.MathJax && MathJax.startup && MathJax.startup.promise", timeout=15000)
         except pytest.importorskip("playwright.sync_api").TimeoutError:
             pytest.fail(f"{name}: MathJax never loaded, so its math is not typeset ({'; '.join(page.problems)})")
         page.evaluate("() => MathJax.startup.promise")
-        typeset = page.locator("main mjx-container").count()
-        assert typeset >= page.locator("main .math").count(), f"{name}: math is not typeset ({typeset} formulas)"
-        assert page.locator("main mjx-merror").count() == 0, f"{name}: MathJax reports a TeX error"
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_page_renders_completely_offline(page, server, name):
+    open_page(page, server, name)
+    heading = page.locator("main h1 >> visible=true").first
+    assert heading.is_visible() and heading.inner_text().strip(), f"{name}: blank page (no visible title)"
+    assert len(page.locator("main").inner_text()) > 200, f"{name}: the page has almost no text"
+
+    typeset = page.locator("main mjx-container").count()
+    assert typeset >= page.locator("main .math").count(), f"{name}: math is not typeset ({typeset} formulas)"
+    assert page.locator("main mjx-merror").count() == 0, f"{name}: MathJax reports a TeX error"
+    raw = RAW_TEX.findall(page.locator("main").evaluate(READER_TEXT))
+    assert not raw, f"{name}: TeX source shows in the text instead of typeset math: {raw[:5]}"
 
     broken = page.evaluate("() => [...document.querySelectorAll('main img')]"
                            ".filter(i => !i.complete || i.naturalWidth === 0).map(i => i.src)")
     assert not broken, f"{name}: figures failed to load: {broken}"
+    described = page.evaluate("() => [...document.querySelectorAll('main article img')].map(i => [i.src, i.alt])")
+    unnamed = [src for src, alt in described if len(alt.split()) < 4]
+    assert not unnamed, f"{name}: figures without a description in their alt text: {unnamed}"
 
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=SCREENSHOTS / f"{name.replace('/', '__')}.png", full_page=True)
+    page.screenshot(path=SCREENSHOTS / f"{name.replace('/', '__')}-{page.screen}.png", full_page=True)
     assert not page.problems, f"{name}: " + "; ".join(page.problems)
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_no_page_is_wider_than_the_screen(page, server, name):
+    open_page(page, server, name)
+    width, screen = page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
+    if width > screen:  # name what sticks out, for the message
+        wide = page.evaluate("""(screen) => [...document.querySelectorAll('main *')]
+            .filter(e => e.getBoundingClientRect().width > 0 && e.getBoundingClientRect().right > screen + 1)
+            .slice(0, 3).map(e => e.tagName + ' ' + (e.textContent || '').trim().slice(0, 60))""", screen)
+        pytest.fail(f"{name} is {width} px wide on a {screen} px screen: it scrolls sideways ({wide})")
 
 
 @pytest.mark.parametrize("chapter", chapters())
@@ -101,20 +142,69 @@ def test_chapter_figures_are_drawn(page, server, chapter):
     assert sizes and all(width > 100 for width in sizes), f"{chapter}: figures missing or empty: {sizes}"
 
 
-def test_navigation_from_the_landing_page_reaches_a_chapter(page, server):
-    page.goto(f"{server}/index.html", wait_until="networkidle")  # redirects to the landing page
-    assert page.url.endswith("book/intro.html")
-    page.locator("nav.bd-links a", has_text="From tokens to vectors").first.click()
+@pytest.mark.parametrize("chapter", chapters())
+def test_visible_tests_are_collapsed_but_one_tap_away(page, server, chapter):
+    page.goto(f"{server}/book/chapters/{chapter}.html", wait_until="networkidle")
+    text = page.locator("main").inner_text()
+    assert "visible tests passed" not in text, f"{chapter}: a visible-test cell's output is shown on the page"
+    assert "call(" not in text, f"{chapter}: a visible-test cell's code is shown on the page"
+    toggles = page.locator("main details.hide > summary")
+    assert toggles.count() >= 3, f"{chapter}: the visible tests are not there to open ({toggles.count()} toggles)"
+    toggles.first.click()
+    assert "call(" in page.locator("main").inner_text(), f"{chapter}: opening a test cell shows no test"
+
+
+def test_the_menu_button_opens_the_chapter_list(page, server):
+    page.goto(f"{server}/book/intro.html", wait_until="networkidle")
+    chapter = page.locator("nav.bd-links a", has_text="From tokens to vectors").first
+    menu = page.locator(".primary-toggle >> visible=true")
+    assert menu.count() == 1, f"{page.screen}: {menu.count()} visible ☰ buttons"
+    if page.screen == "laptop":  # the list is open beside the text; ☰ folds it away and back
+        assert on_screen(chapter), "the chapter list is not shown beside the text"
+        menu.click()
+        page.wait_for_timeout(500)  # the sidebar slides
+    assert not on_screen(chapter), f"{page.screen}: the chapter list is open before tapping ☰ (or stays open)"
+    menu.click()
+    page.wait_for_timeout(500)
+    assert on_screen(chapter), f"{page.screen}: tapping ☰ does not open the chapter list"
+    chapter.click()
     page.wait_for_load_state("networkidle")
     assert page.url.endswith("book/chapters/01_tokens.html")
     assert "From tokens to vectors" in page.locator("main h1 >> visible=true").first.inner_text()
     assert not page.problems, "; ".join(page.problems)
 
 
-def test_search_finds_a_chapter(page, server):
-    page.goto(f"{server}/search.html?q=vocabulary", wait_until="networkidle")
+def test_one_header_with_one_search_box(page, server):
+    page.goto(f"{server}/book/chapters/02_pooling.html", wait_until="networkidle")
+    headers = page.locator("header >> visible=true").count()
+    searches = page.evaluate("""() => [...document.querySelectorAll('.search-button-field, .search-button')]
+        .filter(e => e.getBoundingClientRect().width > 0 && getComputedStyle(e).visibility !== 'hidden').length""")
+    assert headers <= 1, f"{page.screen}: {headers} header bars"
+    assert searches == 1, f"{page.screen}: {searches} search boxes or buttons"
+
+
+def test_the_contents_button_opens_the_sections_of_a_chapter(page, server):
+    page.goto(f"{server}/book/chapters/02_pooling.html", wait_until="networkidle")
+    section = page.locator(".bd-sidebar-secondary nav a", has_text="Linear maps").first
+    if page.screen == "phone":
+        assert not on_screen(section), "the chapter's contents are open before tapping their button"
+        page.locator(".secondary-toggle >> visible=true").click()
+        page.wait_for_timeout(500)  # the sidebar slides in
+    assert on_screen(section), f"{page.screen}: the chapter's contents are not on the screen"
+    section.click()
+    page.wait_for_function("() => location.hash.length > 1")
+    assert not page.problems, "; ".join(page.problems)
+
+
+def test_search_finds_a_chapter_and_quotes_it_without_tex(page, server):
+    page.goto(f"{server}/search.html?q=softmax", wait_until="networkidle")
     results = page.locator("#search-results li a")
     results.first.wait_for(timeout=15000)
     targets = [results.nth(i).get_attribute("href") for i in range(results.count())]
-    assert any("chapters/01_tokens" in t for t in targets), f"searching 'vocabulary' found {targets}"
+    assert any("chapters/02_pooling" in t for t in targets), f"searching 'softmax' found {targets}"
+    page.wait_for_function("() => document.querySelectorAll('#search-results li p.context').length >= 3",
+                           timeout=15000)
+    snippets = page.locator("#search-results li p.context").all_inner_texts()
+    raw = [s for s in snippets if RAW_TEX.search(s)]
+    assert not raw, f"search snippets show TeX source: {raw[:2]}"
     assert not page.problems, "; ".join(page.problems)

@@ -54,6 +54,11 @@ def test_attention_learns_to_normalise_dates():
     assert result["test_exact_match"] > 0.9, result
 
 
+def test_a_transformer_learns_to_normalise_dates_too():
+    result = train("dates-transformer", device="cpu", progress=False)  # the task's own number of epochs
+    assert result["test_exact_match"] > 0.85, result
+
+
 def test_cuda_graphs_without_the_hand_written_path_or_a_gpu_is_refused(capsys):
     with pytest.raises(SystemExit):
         main(["char-lm", "--device", "cpu", "--cuda-graphs"])

@@ -2,6 +2,8 @@
 
 answers: solution
 loses: test_encode_decode_unk test_encode_decode_more test_pad_batch_aziz test_pad_batch_edges
+hint: unknown words get the id of [UNK]
+hint: the padding goes at the end
 """
 # %% encode_decode
 def encode(tokens, vocab, unk="[UNK]"):

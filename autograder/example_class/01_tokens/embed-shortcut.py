@@ -2,6 +2,7 @@
 
 answers: solution
 loses: test_embed_table_f2 test_embed_onehot_grad
+hint: none
 """
 # %% embed
 import torch.nn.functional as F

@@ -2,6 +2,7 @@
 
 answers: solution
 loses: test_encode_decode_more test_pad_batch_edges
+hint: even a real token equal to pad_id
 """
 # %% encode_decode
 def encode(tokens, vocab, unk="[UNK]"):

@@ -2,6 +2,8 @@
 
 answers: solution
 loses: test_onehot_awesome test_onehot_batched test_embed_onehot_grad
+hint: a single id gives a float32 vector
+hint: one-hot codes are float32 vectors
 """
 # %% onehot
 def onehot(ids, V):

@@ -2,6 +2,7 @@
 
 answers: solution
 loses: test_build_vocab_min_freq_max_size test_build_vocab_ties_specials
+hint: max_size counts the non-special tokens only
 """
 # %% build_vocab
 from collections import Counter

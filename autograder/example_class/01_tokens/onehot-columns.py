@@ -2,6 +2,7 @@
 
 answers: solution
 loses: test_onehot_batched
+hint: the new axis goes last
 """
 # %% onehot
 def onehot(ids, V):

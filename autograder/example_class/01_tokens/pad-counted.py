@@ -2,6 +2,7 @@
 
 answers: solution
 loses: test_build_vocab_ties_specials
+hint: never counted as words
 """
 # %% build_vocab
 from collections import Counter

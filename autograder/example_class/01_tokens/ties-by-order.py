@@ -2,6 +2,7 @@
 
 answers: solution
 loses: test_build_vocab_table_f1 test_build_vocab_ties_specials
+hint: tokens with equal counts are ordered alphabetically
 """
 # %% build_vocab
 from collections import Counter

@@ -2,6 +2,10 @@
 
 answers: solution
 loses: test_sigmoid_gradient test_softplus_gradient test_sum_pool_aziz test_sum_pool_edges test_linear_no_bias_batched
+hint: abs() and relu() have derivative 0 at 0
+hint: relu(x) and x.abs() both have derivative 0 at 0
+hint: must add nothing to the sum
+hint: leave the padded position out
 """
 # %% sigmoid
 def sigmoid(x):

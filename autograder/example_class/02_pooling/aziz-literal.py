@@ -2,6 +2,10 @@
 
 answers: solution
 loses: test_sigmoid_values test_sigmoid_gradient test_sigmoid_stable test_mean_pool_aziz test_mean_pool_edges test_linear_fig_f1 test_ffnn_worked test_ffnn_activation
+hint: add the bias b
+hint: divide each row by its own number of real tokens
+hint: padding is neither added nor counted
+hint: Aziz's text drops the minus sign
 """
 # %% sigmoid
 def sigmoid(x):

@@ -2,6 +2,11 @@
 
 answers: solution
 loses: test_sum_pool_edges test_max_pool_aziz test_max_pool_edges test_log_softmax_values test_log_softmax_stable test_ffnn_worked test_ffnn_activation
+hint: the activation acts on the hidden layer
+hint: x_d - log sum_k exp(x_k)
+hint: fill the padding with -inf
+hint: padding can never win the maximum
+hint: float64 in, float64 out
 """
 # %% sum_pool
 def sum_pool(x, mask):

@@ -2,6 +2,13 @@
 
 answers: solution
 loses: test_sigmoid_stable test_softplus_stable test_softmax_stable test_log_softmax_stable test_max_pool_aziz test_max_pool_edges test_ffnn_activation
+hint: apply the activation you are given
+hint: log(softmax(x)) gives log(0)
+hint: fill the padding with -inf
+hint: padding can never win the maximum
+hint: feed both branches exp(-|x|)
+hint: subtract the maximum of each row
+hint: log(1 + exp(1000)) overflows
 """
 # %% sigmoid
 def sigmoid(x):

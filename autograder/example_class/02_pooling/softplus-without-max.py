@@ -2,6 +2,7 @@
 
 answers: solution
 loses: test_softplus_values test_softplus_stable test_softplus_gradient
+hint: softplus(0) = log 2
 """
 # %% softplus
 def softplus(x):

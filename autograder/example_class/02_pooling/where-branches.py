@@ -2,6 +2,11 @@
 
 answers: solution
 loses: test_sigmoid_stable test_softplus_stable test_log_softmax_stable test_mean_pool_aziz test_mean_pool_edges test_ffnn_worked test_ffnn_activation
+hint: no activation on the output layer
+hint: log(softmax(x)) gives log(0)
+hint: divide each row by its own number of real tokens
+hint: feed both branches exp(-|x|)
+hint: possibly in a torch.where branch that was not selected
 """
 # %% sigmoid
 def sigmoid(x):

@@ -2,6 +2,8 @@
 
 answers: solution
 loses: test_softmax_values test_linear_fig_f1 test_linear_no_bias_batched test_ffnn_worked test_ffnn_activation test_max_pool_aziz test_max_pool_edges
+hint: x.max(dim) returns a (values, indices) pair
+hint: normalise along the axis
 """
 # %% softmax
 def softmax(x, dim=-1):

@@ -2,6 +2,11 @@
 
 answers: solution
 loses: test_cosine_similarity_examples test_cosine_similarity_batched test_skipgram_pairs_example test_skipgram_pairs_edges test_noise_distribution_example test_noise_distribution_dtypes test_negative_sampling_loss_example test_negative_sampling_loss_stable test_negative_sampling_loss_gradients test_glove_loss_weighting
+hint: the product of BOTH lengths
+hint: f(x) = min(1, (x / x_max) ** alpha)
+hint: -log sigmoid(-c·n_k) for each negative
+hint: raise the counts to the power, THEN divide
+hint: its contexts are the words at most
 """
 # %% cosine_similarity
 def cosine_similarity(u, v):

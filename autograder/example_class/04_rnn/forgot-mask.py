@@ -3,6 +3,13 @@ sequence_nll averages over all positions, padding included; lm_pairs forgets <EO
 
 answers: solution
 loses: test_rnn_encode_example test_rnn_encode_padding test_rnn_encode_gradients test_lm_pairs_example test_lm_pairs_edges test_sequence_nll_example test_sequence_nll_padding test_sequence_nll_stable test_perplexity
+hint: inputs = [bos] + ids, targets = ids + [eos]
+hint: an empty sentence still predicts <EOS>
+hint: a padded position outputs 0
+hint: keep the previous state
+hint: padding must not influence anything
+hint: N = number of real tokens (3 here)
+hint: sum the 7 real positions only
 """
 # %% rnn_encode
 def rnn_encode(e, mask, u0, R, W, b=None):

@@ -3,6 +3,11 @@ tensor by its own norm.
 
 answers: solution
 loses: test_rnn_encode_example test_rnn_encode_padding test_rnn_encode_gradients test_clip_grad_norm_example test_clip_grad_norm_global
+hint: divide by the norm of ALL gradients together
+hint: each tensor alone has norm 1
+hint: last is the state after each row's last REAL token
+hint: keep the previous state
+hint: padding must not influence anything
 """
 # %% rnn_encode
 def rnn_encode(e, mask, u0, R, W, b=None):

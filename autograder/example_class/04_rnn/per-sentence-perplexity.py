@@ -2,6 +2,7 @@
 
 answers: solution
 loses: test_perplexity
+hint: not a mean of the sentences' perplexities
 """
 # %% perplexity
 def perplexity(logits, targets, mask):

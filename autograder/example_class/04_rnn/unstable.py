@@ -3,12 +3,15 @@ clip_grad_norm scales the caller's tensors in place.
 
 answers: solution
 loses: test_sequence_nll_stable test_temperature_softmax_stable test_clip_grad_norm_global
+hint: do not scale the inputs in place
+hint: not log(softmax(z))
+hint: subtract the maximum of the SCALED logits
 """
 # %% sequence_nll
 def sequence_nll(logits, targets, mask):
     probs = torch.exp(logits - logits.amax(dim=-1, keepdim=True))
     probs = probs / probs.sum(dim=-1, keepdim=True)
-    gold = -torch.log(probs.gather(-1, targets.unsqueeze(-1)).squeeze(-1))  # -log 0 = inf
+    gold = -torch.log(probs.gather(-1, torch.where(mask, targets, 0).unsqueeze(-1)).squeeze(-1))  # -log 0 = inf
     return (gold * mask).sum() / mask.sum()
 
 

@@ -3,6 +3,11 @@ clip_grad_norm always rescales to norm tau (0/0 for zero gradients); temperature
 
 answers: solution
 loses: test_rnn_encode_gradients test_sequence_nll_example test_sequence_nll_padding test_sequence_nll_stable test_perplexity test_clip_grad_norm_example test_clip_grad_norm_global test_temperature_softmax_example test_temperature_softmax_stable
+hint: is not changed (scale by tau / max(tau, norm))
+hint: a zero gradient stays 0
+hint: N = number of real tokens (3 here)
+hint: sum the 7 real positions only
+hint: divide the logits by the temperature
 """
 # %% rnn_encode
 def rnn_encode(e, mask, u0, R, W, b=None):

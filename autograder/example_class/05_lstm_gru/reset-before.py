@@ -2,6 +2,10 @@
 
 answers: solution
 loses: test_gate_update_soft test_gru_step_reset_after test_gru_step_matches_grucell test_lstm_encode_padding test_lstm_encode_edges
+hint: do not round or threshold it
+hint: PyTorch resets after the recurrent product
+hint: padding positions output 0
+hint: padding must not let gradient through
 """
 # %% gate_update
 def gate_update(s, x, g):

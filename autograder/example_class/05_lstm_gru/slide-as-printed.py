@@ -2,6 +2,8 @@
 
 answers: solution
 loses: test_gate_update_hard test_gate_update_soft test_count_parameters_rnn test_count_parameters_gated test_count_parameters_sizes
+hint: not (1 + g) * s
+hint: TWO bias vectors
 """
 # %% gate_update
 def gate_update(s, x, g):

@@ -2,6 +2,8 @@
 
 answers: solution
 loses: test_bilstm_encode_shapes test_bilstm_encode_alignment test_bilstm_encode_summary test_bilstm_encode_pytorch test_bilstm_encode_gradients test_stack_edges
+hint: reverse only each row's real prefix (reverse_padded), run the backward LSTM with the same mask
+hint: with padding the backward LSTM starts at the last REAL token
 """
 # %% bilstm_encode
 def bilstm_encode(x, lengths, params_fwd, params_bwd):

@@ -2,6 +2,10 @@
 
 answers: solution
 loses: test_reverse_padded_example test_reverse_padded_edges test_reverse_padded_gradients test_bilstm_encode_shapes test_bilstm_encode_alignment test_bilstm_encode_summary test_bilstm_encode_pytorch test_bilstm_encode_gradients test_stack_plain test_stack_residual test_stack_edges
+hint: torch.flip(x, [1]) moves the padding to the front
+hint: apply the layers in the order given
+hint: each layer adds its own input
+hint: reverse only each row's real prefix (reverse_padded), run the backward LSTM with the same mask
 """
 # %% reverse_padded
 def reverse_padded(x, lengths):

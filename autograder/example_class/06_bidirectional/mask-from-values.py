@@ -2,6 +2,7 @@
 
 answers: solution
 loses: test_bilstm_encode_shapes test_bilstm_encode_summary test_bilstm_encode_pytorch test_bilstm_encode_gradients
+hint: take the mask from lengths, not from the values of x
 """
 # %% bilstm_encode
 def bilstm_encode(x, lengths, params_fwd, params_bwd):

@@ -2,6 +2,7 @@
 
 answers: solution
 loses: test_bilstm_encode_shapes test_bilstm_encode_alignment test_bilstm_encode_summary test_bilstm_encode_pytorch test_bilstm_encode_gradients
+hint: none
 """
 # %% bilstm_encode
 from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence

@@ -2,6 +2,9 @@
 
 answers: solution
 loses: test_reverse_padded_gradients test_bilstm_encode_summary test_bilstm_encode_pytorch test_bilstm_encode_gradients test_stack_residual test_stack_edges
+hint: never the outputs at the last padded position
+hint: build the result from x with torch operations, not .tolist()
+hint: each layer adds its own input
 """
 # %% reverse_padded
 def reverse_padded(x, lengths):

@@ -2,6 +2,9 @@
 
 answers: solution
 loses: test_reverse_padded_example test_reverse_padded_edges test_reverse_padded_gradients test_bilstm_encode_alignment test_bilstm_encode_pytorch test_bilstm_encode_gradients
+hint: reverse the backward LSTM's outputs back
+hint: do not overwrite it with zeros
+hint: then x[b, l:] unchanged
 """
 # %% reverse_padded
 def reverse_padded(x, lengths):

@@ -3,6 +3,8 @@ num_layers * r (adding whole windows instead of r - 1 new positions per layer).
 
 answers: solution
 loses: test_conv2d_worked test_conv2d_padding_stride test_conv2d_shapes test_conv2d_gradient test_receptive_field_fig48 test_receptive_field_stride
+hint: not flipped (W[0, 0] meets the top-left cell)
+hint: each layer with stride 1 adds r - 1 positions
 """
 # %% conv2d
 def conv2d(A, K, stride=1, padding=0):

@@ -3,6 +3,8 @@ instead of taking the max (Eq. 4.87 pools with the max, as Kim et al. do).
 
 answers: solution
 loses: test_max_over_time_padding test_max_over_time_gradient test_char_cnn_worked test_char_cnn_edges test_char_cnn_gradient
+hint: padded positions must not win the max
+hint: not the mean
 """
 # %% max_over_time
 def max_over_time(h, mask):

@@ -3,6 +3,7 @@ dtype becomes float32 and no gradient flows back to h.
 
 answers: solution
 loses: test_max_over_time_gradient
+hint: keep the dtype of h
 """
 # %% max_over_time
 def max_over_time(h, mask):

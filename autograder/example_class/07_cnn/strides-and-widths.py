@@ -3,6 +3,10 @@ side), so its output has the wrong length for other widths; receptive_field igno
 
 answers: solution
 loses: test_conv2d_padding_stride test_conv2d_shapes test_conv2d_gradient test_conv1d_same_widths test_conv1d_same_gradient test_receptive_field_stride test_char_cnn_edges test_char_cnn_worked test_char_cnn_gradient
+hint: a width-1 filter needs no padding
+hint: down AND across
+hint: positions the window cannot reach are dropped
+hint: the first layer's stride only spaces out
 """
 # %% conv2d
 def conv2d(A, K, stride=1, padding=0):

@@ -3,6 +3,8 @@ tanh and pools the raw convolution.
 
 answers: solution
 loses: test_max_over_time_padding test_max_over_time_gradient test_char_cnn_worked test_char_cnn_edges test_char_cnn_gradient
+hint: padded positions must not win the max
+hint: apply tanh to the convolution's features
 """
 # %% max_over_time
 def max_over_time(h, mask):

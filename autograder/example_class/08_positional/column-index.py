@@ -3,6 +3,9 @@
 
 answers: solution
 loses: test_sinusoidal_pe_small test_sinusoidal_pe_layout test_sinusoidal_pe_formula test_pe_shift_matrix_small test_pe_shift_matrix_property test_offset_pe_examples
+hint: the result is float32
+hint: share one frequency w_k = 10000^(-2k/d) of the pair index k
+hint: goes in row 2k, column 2k + 1
 """
 # %% sinusoidal_pe
 def sinusoidal_pe(m, d, base=10000.0):

@@ -3,6 +3,9 @@ zeros of binary digits; builds the distance matrix from a list, which breaks for
 
 answers: solution
 loses: test_sinusoidal_pe_small test_sinusoidal_pe_layout test_sinusoidal_pe_formula test_add_positions_add test_add_positions_concat test_add_positions_edges test_binary_pe_edges test_relative_distances_edges
+hint: sines in the even columns, cosines in the odd ones
+hint: pad small numbers with zeros
+hint: no positions: an empty [0, 0] LongTensor
 """
 # %% sinusoidal_pe
 def sinusoidal_pe(m, d, base=10000.0):

@@ -2,6 +2,9 @@
 
 answers: solution
 loses: test_offset_pe_examples test_offset_pe_normalised test_sinusoidal_pe_small test_sinusoidal_pe_layout test_sinusoidal_pe_formula test_relative_distances
+hint: positions count from 0
+hint: sines in the even columns, cosines in the odd ones
+hint: the absolute value |i - j|
 """
 # %% offset_pe
 def offset_pe(m, i0=0, i_max=None):

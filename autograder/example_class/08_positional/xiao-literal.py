@@ -2,6 +2,9 @@
 
 answers: solution
 loses: test_pe_shift_matrix_small test_pe_shift_matrix_property test_binary_pe_example test_binary_pe_edges test_add_positions_concat
+hint: the least significant digit comes first
+hint: goes in row 2k, column 2k + 1
+hint: the word vector first
 """
 # %% pe_shift_matrix
 def pe_shift_matrix(mu, d, base=10000.0):

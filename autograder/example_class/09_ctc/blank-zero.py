@@ -2,6 +2,8 @@
 
 answers: solution
 loses: test_ctc_collapse_edges test_ctc_extend_edges test_ctc_greedy_decode_example test_ctc_greedy_decode_edges
+hint: use the blank id you are given
+hint: take the argmax symbol of every frame
 """
 # %% ctc_collapse
 def ctc_collapse(labels, blank=0):

@@ -2,6 +2,7 @@
 
 answers: solution
 loses: test_ctc_alpha_stable test_ctc_loss_concatenated test_ctc_loss_impossible_and_gradients
+hint: an all -inf log-sum-exp needs a gradient of 0
 """
 # %% ctc_alpha
 def ctc_alpha(log_probs, target, blank=0):

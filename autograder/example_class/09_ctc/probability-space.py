@@ -2,6 +2,8 @@
 
 answers: solution
 loses: test_ctc_alpha_stable test_ctc_loss_padding test_ctc_loss_concatenated test_ctc_loss_impossible_and_gradients
+hint: stay in log space
+hint: utterance b ends at frame input_lengths[b] - 1
 """
 # %% ctc_alpha
 def ctc_alpha(log_probs, target, blank=0):

@@ -2,6 +2,8 @@
 
 answers: solution
 loses: test_ctc_alpha_worked_example test_ctc_alpha_brute_force test_ctc_alpha_stable test_ctc_loss_one_utterance test_ctc_loss_padding test_ctc_loss_reductions test_ctc_loss_concatenated test_ctc_loss_impossible_and_gradients
+hint: never skip the blank between two EQUAL labels
+hint: never skip the blank between two equal labels
 """
 # %% ctc_alpha
 def ctc_alpha(log_probs, target, blank=0):

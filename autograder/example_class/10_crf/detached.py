@@ -2,6 +2,9 @@
 
 answers: solution
 loses: test_hmm_viterbi_example test_hmm_viterbi_edges test_crf_log_partition_gradients test_crf_nll_gradients
+hint: differentiable torch operations only
+hint: log Z depends on the emissions too
+hint: (log_init included)
 """
 # %% hmm_viterbi
 def hmm_viterbi(log_init, log_trans, log_emit):

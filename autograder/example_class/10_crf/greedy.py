@@ -2,6 +2,8 @@
 
 answers: solution
 loses: test_hmm_viterbi_example test_hmm_viterbi_edges test_crf_viterbi_example test_crf_viterbi_brute_force
+hint: keep the best score of every state at every position
+hint: keep one best score per tag at every position
 """
 # %% hmm_viterbi
 def hmm_viterbi(log_init, log_trans, log_emit):

@@ -2,6 +2,9 @@
 
 answers: solution
 loses: test_crf_score_example test_crf_score_edges test_crf_log_partition_brute_force test_crf_log_partition_padding test_crf_log_partition_long test_crf_log_partition_gradients test_crf_nll_example test_crf_nll_batch test_crf_nll_gradients test_crf_viterbi_example test_crf_viterbi_brute_force
+hint: add start[y_1] for the first tag
+hint: start scores the first tag (add it to alpha_1)
+hint: add end to the last position's scores
 """
 # %% crf_score
 def crf_score(emissions, tags, transitions, start, end):

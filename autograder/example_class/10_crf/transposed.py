@@ -2,6 +2,9 @@
 
 answers: solution
 loses: test_hmm_viterbi_example test_hmm_viterbi_edges test_crf_score_example test_crf_score_edges test_crf_log_partition_brute_force test_crf_log_partition_padding test_crf_log_partition_long test_crf_log_partition_gradients test_crf_nll_example test_crf_nll_batch test_crf_nll_gradients
+hint: the row is the previous state
+hint: the row is the previous tag
+hint: the log-sum-exp runs over the previous tag
 """
 # %% hmm_viterbi
 def hmm_viterbi(log_init, log_trans, log_emit):

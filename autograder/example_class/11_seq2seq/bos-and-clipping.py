@@ -2,6 +2,9 @@
 
 answers: solution
 loses: test_greedy_decode_example test_greedy_decode_stops test_bleu_example test_bleu_brevity test_bleu_edges test_additive_attention_example test_additive_attention_gradients
+hint: leave bos out of the result
+hint: count each candidate n-gram at most as often
+hint: a padded key gets the score -inf BEFORE the softmax
 """
 # %% greedy_decode
 def greedy_decode(step, bos, eos, max_len):

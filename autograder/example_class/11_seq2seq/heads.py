@@ -2,6 +2,8 @@
 
 answers: solution
 loses: test_mha_torch test_mha_causal test_bleu_example test_bleu_brevity test_bleu_edges
+hint: the geometric mean of p_1 ... p_4
+hint: head i uses columns
 """
 # %% multi_head_attention
 def multi_head_attention(x, W_q, W_k, W_v, W_o, num_heads, causal=False):

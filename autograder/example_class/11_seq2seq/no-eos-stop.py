@@ -2,6 +2,9 @@
 
 answers: solution
 loses: test_greedy_decode_example test_greedy_decode_stops test_beam_search_example test_beam_search_length_norm test_beam_search_stops test_layer_norm_torch test_layer_norm_edges test_add_and_norm
+hint: stop right after writing eos
+hint: after max_len steps the hypotheses still in the beam are finished too
+hint: the biased variance
 """
 # %% greedy_decode
 def greedy_decode(step, bos, eos, max_len):

@@ -2,6 +2,12 @@
 
 answers: solution
 loses: test_greedy_decode_example test_greedy_decode_stops test_bleu_example test_bleu_brevity test_additive_attention_example test_additive_attention_gradients test_sdpa_masks test_sdpa_edges test_mha_torch test_mha_causal test_add_and_norm
+hint: write at most max_len tokens
+hint: the reference length closest to the candidate's
+hint: a padded key gets the score -inf BEFORE the softmax
+hint: query i may see keys j <= i
+hint: head i uses columns
+hint: add first (the residual connection)
 """
 # %% greedy_decode
 def greedy_decode(step, bos, eos, max_len):

@@ -2,6 +2,11 @@
 
 answers: solution
 loses: test_beam_search_example test_beam_search_length_norm test_bleu_example test_bleu_brevity test_bleu_edges test_additive_attention_example test_additive_attention_gradients test_sdpa_edges test_layer_norm_edges
+hint: return log P, the sum of the steps' log-probabilities
+hint: score_j = v . tanh(W_q q + W_k k_j)
+hint: no smoothing
+hint: mean(z**2) - mu**2 cancels
+hint: softmax of a row of -inf is NaN
 """
 # %% beam_search
 def beam_search(step, bos, eos, beam_size, max_len, alpha=0.0):

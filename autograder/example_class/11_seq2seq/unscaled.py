@@ -2,6 +2,9 @@
 
 answers: solution
 loses: test_beam_search_length_norm test_sdpa_example test_sdpa_masks test_sdpa_edges test_mha_torch test_mha_causal test_add_and_norm
+hint: divide the scores Q K^T by sqrt(d)
+hint: rank the finished hypotheses by log P / len(tokens) ** alpha
+hint: add first (the residual connection)
 """
 # %% beam_search
 def beam_search(step, bos, eos, beam_size, max_len, alpha=0.0):

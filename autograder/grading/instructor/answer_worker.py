@@ -94,12 +94,15 @@ class AnswerPeer(Peer):
     def __init__(self, reader, writer):
         super().__init__(reader, writer)
         self.namespace: dict = {"__name__": "__main__", "__builtins__": __builtins__}
-        self.forbidden: dict[str, list[str]] = {}
-        self.reference_package = ""
+        self.watchers: dict[str | None, CallWatcher] = {}  # per graded function, and for any other
         self.handlers["load"] = self._load
 
     def _load(self, message: dict, buffers: list, out: list) -> dict:
-        self.forbidden, self.reference_package = message["forbidden"], message["reference_package"]
+        if not self.watchers:  # resolved before any answer runs, so that an answer cannot hide what they look for
+            reference = message["reference_package"]
+            self.watchers = {name: CallWatcher(tuple(f), reference, threads=False)
+                             for name, f in message["forbidden"].items()}
+            self.watchers[None] = CallWatcher((), reference, threads=False)
         _PRIVATE_PACKAGES.update(message["private_packages"])
         failed = []
         for label, source, is_answer in message["chunks"]:
@@ -119,10 +122,10 @@ class AnswerPeer(Peer):
         if handle not in self.namespace:
             raise NameError(f"{handle} is not defined")
         function = self.namespace[handle]
-        forbidden = tuple(self.forbidden.get(handle, ()))
+        template = self.watchers.get(handle, self.watchers[None])
 
         def watched(*args, **kwargs):
-            watcher = CallWatcher(forbidden, self.reference_package, threads=False)
+            watcher = template.fresh()
             with _quiet(), warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 with _switching:

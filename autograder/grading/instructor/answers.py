@@ -9,7 +9,6 @@ gradients through it, grading.instructor.wire).
 import os
 import select
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -20,6 +19,7 @@ from typing import Any
 from grading.checks import forbidden_failure
 from grading.instructor.sandbox import bubblewrap, sandboxed
 from grading.instructor.wire import Peer, PipeClosed, RemoteError
+from grading.worker import kill_group
 
 _HERE = Path(__file__).resolve().parent
 _WORKER_FILES = (_HERE / "answer_worker.py", _HERE / "wire.py", _HERE.parent / "watch.py")
@@ -136,12 +136,7 @@ class Answers:
                                 "memory)") from error
 
     def close(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            try:
-                os.killpg(self.process.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-            self.process.wait()
+        kill_group(self.process)
         self.process = None
 
     def __enter__(self) -> "Answers":

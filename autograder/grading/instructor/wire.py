@@ -8,6 +8,7 @@ the calls it answered, so gradients flow back through them (:meth:`Peer.vjp`).
 
 This module runs on both sides, so it imports only the standard library and torch.
 """
+import collections
 import json
 import struct
 from collections.abc import Callable
@@ -17,6 +18,8 @@ import torch
 
 _HEADER = struct.Struct("<II")  # length of the JSON part, number of tensor buffers
 _TORCH_FUNCTIONS = ("torch", "torch.nn.functional")  # passed by name: the other side has the same ones
+# taken at import, before any answer runs: an answer that replaces torch.nn in its own process breaks only itself
+_TENSOR_TYPES, _FUNCTIONAL = (torch.Tensor, torch.nn.Parameter), torch.nn.functional
 
 
 class RemoteError(Exception):
@@ -50,7 +53,7 @@ def _torch_function_name(fn: Callable) -> str | None:
     """``torch.relu`` for torch's own function objects (the other side has the same ones), else None."""
     name = getattr(fn, "__name__", None)
     for home in _TORCH_FUNCTIONS:
-        owner = torch if home == "torch" else torch.nn.functional
+        owner = torch if home == "torch" else _FUNCTIONAL
         if isinstance(name, str) and getattr(owner, name, None) is fn:
             return f"{home}.{name}"
     return None
@@ -81,6 +84,9 @@ class Peer:
             return {kind.__name__: [self.encode(v, buffers, tensors, containers) for v in value]}
         if kind is range:
             return {"range": [value.start, value.stop, value.step]}
+        if kind is collections.OrderedDict:  # a state_dict()
+            return {"ordereddict": [[k, self.encode(v, buffers, tensors, containers)] for k, v in value.items()
+                                    if type(k) is str]}
         if kind is dict:
             return {"dict": [[self.encode(k, buffers, tensors, containers), self.encode(v, buffers, tensors, containers)]
                              for k, v in dict.items(value)]}
@@ -90,7 +96,7 @@ class Peer:
             return {"dtype": str(value).removeprefix("torch.")}
         if kind is torch.device:
             return {"device": str(value)}
-        if isinstance(value, torch.Tensor) and kind in (torch.Tensor, torch.nn.Parameter):
+        if kind in _TENSOR_TYPES:
             if tensors is not None:
                 tensors.append(value)
             flat = torch.empty(value.numel(), dtype=value.dtype).copy_(value.detach().reshape(-1))  # dense, on the CPU
@@ -123,6 +129,8 @@ class Peer:
                 items = [self.decode(v, buffers, tensors, containers) for v in body]
                 container.extend(items) if tag == "list" else container.update(items)
             return container
+        if tag == "ordereddict":
+            return collections.OrderedDict((k, self.decode(v, buffers, tensors, containers)) for k, v in body)
         if tag in ("tuple", "frozenset"):
             return (tuple if tag == "tuple" else frozenset)(self.decode(v, buffers, tensors, containers) for v in body)
         if tag == "range":
@@ -146,7 +154,7 @@ class Peer:
             return tensor
         if tag == "torch_function":
             home, _, name = body.rpartition(".")
-            return getattr(torch if home == "torch" else torch.nn.functional, name)
+            return getattr(torch if home == "torch" else _FUNCTIONAL, name)
         if tag == "callable":
             return _Stub(self, body, value.get("name", "callback"))
         kind = type(body.rpartition(".")[2] or "object", (Opaque,), {})  # named as the sender's type, for messages

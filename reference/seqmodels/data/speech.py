@@ -17,17 +17,26 @@ def prototypes(symbols: int, features: int, seed: int = 0) -> torch.Tensor:
     return vectors / vectors.norm(dim=1, keepdim=True)
 
 
-def utterance(labels: list[int], protos: torch.Tensor, generator: torch.Generator,
-              noise: float = 0.3) -> torch.Tensor:
-    """Frames ``[T, F]`` for the symbol sequence ``labels``."""
-    frames = []
+def utterance_with_segments(labels: list[int], protos: torch.Tensor, generator: torch.Generator,
+                            noise: float = 0.3) -> tuple[torch.Tensor, list[tuple[int, int]]]:
+    """Frames ``[T, F]`` for the symbol sequence ``labels``, and the true alignment: for every label the
+    frames ``(first, end)`` (end excluded) in which it sounds, which the recogniser never sees."""
+    frames, segments = [], []
     for position, label in enumerate(labels):
         repeat = position > 0 and labels[position - 1] == label
         silence = int(torch.randint(1 if repeat else 0, 4, (1,), generator=generator))
         frames += [torch.zeros(protos.shape[1])] * silence
-        frames += [protos[label]] * int(torch.randint(1, 7, (1,), generator=generator))
+        duration = int(torch.randint(1, 7, (1,), generator=generator))
+        segments.append((len(frames), len(frames) + duration))
+        frames += [protos[label]] * duration
     stacked = torch.stack(frames)
-    return stacked + noise * torch.randn(stacked.shape, generator=generator)
+    return stacked + noise * torch.randn(stacked.shape, generator=generator), segments
+
+
+def utterance(labels: list[int], protos: torch.Tensor, generator: torch.Generator,
+              noise: float = 0.3) -> torch.Tensor:
+    """Frames ``[T, F]`` for the symbol sequence ``labels``."""
+    return utterance_with_segments(labels, protos, generator, noise)[0]
 
 
 def speech(n: int = 2000, symbols: int = 10, features: int = 16, max_symbols: int = 8, seed: int = 0) -> Splits:

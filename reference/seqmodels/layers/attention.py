@@ -2,11 +2,15 @@
 the query may see, and average the values by them.
 
 Additive (Bahdanau et al., 2015):  a_j = v · tanh(W_q q + W_k k_j),  context = Σ_j softmax(a)_j k_j
-Scaled dot product (Vaswani et al., 2017):  softmax(Q Kᵀ / √d) V, and its multi-head form.
+Scaled dot product (Vaswani et al., 2017):  softmax(Q Kᵀ / √d) V, and its multi-head form: self-attention
+without biases (chapter 11) and, with biases and separate query and key/value inputs, the transformer's
+(chapter 12), both with the weights of ``nn.MultiheadAttention``.
 """
 import math
 
 import torch
+
+from seqmodels.layers.linear import linear
 
 
 def additive_attention(query: torch.Tensor, keys: torch.Tensor, mask: torch.Tensor, W_q: torch.Tensor,
@@ -50,17 +54,36 @@ def multi_head_attention(x: torch.Tensor, W_q: torch.Tensor, W_k: torch.Tensor, 
                          num_heads: int, causal: bool = False) -> torch.Tensor:
     """Self-attention with ``num_heads`` heads, x [B, L, D] -> [B, L, D]; every W is [D, D] (no biases),
     as ``nn.MultiheadAttention(D, num_heads, bias=False, batch_first=True)`` with
-    ``in_proj_weight = cat([W_q, W_k, W_v])`` and ``out_proj.weight = W_o``.
-
-    Head h attends with columns h·D/H .. (h+1)·D/H of the projections; the heads' outputs are
-    concatenated and mixed by W_o.
+    ``in_proj_weight = cat([W_q, W_k, W_v])`` and ``out_proj.weight = W_o``: ``attention_heads`` with
+    queries, keys and values all from ``x``.
     """
-    B, L, D = x.shape
+    return attention_heads(x, x, x, torch.cat([W_q, W_k, W_v]), None, W_o, None, num_heads, causal=causal)
+
+
+def attention_heads(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, in_proj_weight: torch.Tensor,
+                    in_proj_bias: torch.Tensor | None, out_proj_weight: torch.Tensor,
+                    out_proj_bias: torch.Tensor | None, num_heads: int, key_mask: torch.Tensor | None = None,
+                    causal: bool = False) -> torch.Tensor:
+    """Multi-head attention of the queries ``q [B, Lq, D]`` over the keys ``k`` and values ``v [B, Lk, D]``:
+    ``[B, Lq, D]``, as ``nn.MultiheadAttention(D, num_heads, batch_first=True)`` with these weights
+    (``in_proj_weight [3D, D]`` stacks W_q, W_k, W_v; ``in_proj_bias [3D]`` their biases; a bias may be
+    None for none).
+
+    Head h attends with columns h·D/H .. (h+1)·D/H of the projections (scale √(D/H)); the heads' outputs
+    are concatenated and mixed by the output projection. ``key_mask [B, Lk]``: True on real keys, padded
+    keys get weight 0 from every query. ``causal``: query i sees keys j <= i only.
+    """
+    B, Lq, D = q.shape
     if D % num_heads:
         raise ValueError(f"the model size {D} is not divisible by num_heads={num_heads}")
+    weights = in_proj_weight.chunk(3)
+    biases = in_proj_bias.chunk(3) if in_proj_bias is not None else (None, None, None)
 
-    def heads(W: torch.Tensor) -> torch.Tensor:  # [B, L, D] -> [B·H, L, D/H]
-        return (x @ W.T).view(B, L, num_heads, -1).transpose(1, 2).reshape(B * num_heads, L, -1)
+    def heads(x: torch.Tensor, part: int) -> torch.Tensor:  # [B, L, D] -> [B·H, L, D/H]
+        L = x.shape[1]
+        projected = linear(x, weights[part], biases[part]).view(B, L, num_heads, -1)
+        return projected.transpose(1, 2).reshape(B * num_heads, L, -1)
 
-    out, _ = scaled_dot_product_attention(heads(W_q), heads(W_k), heads(W_v), causal=causal)
-    return out.view(B, num_heads, L, -1).transpose(1, 2).reshape(B, L, D) @ W_o.T
+    mask = None if key_mask is None else key_mask.to(torch.bool).repeat_interleave(num_heads, dim=0)  # row b·H + h
+    out, _ = scaled_dot_product_attention(heads(q, 0), heads(k, 1), heads(v, 2), mask, causal=causal)
+    return linear(out.view(B, num_heads, Lq, -1).transpose(1, 2).reshape(B, Lq, D), out_proj_weight, out_proj_bias)

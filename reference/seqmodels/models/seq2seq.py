@@ -8,11 +8,10 @@ queries the keys with ``additive_attention`` and predicts the next token from [s
 ``additive_attention`` call per step. Otherwise cuDNN's LSTMs on the padded batch and one ``additive_attention``
 call for every step at once (the keys projected once). Same outputs.
 """
-from typing import Callable
-
 import torch
 from torch import nn
 
+from seqmodels.decoding.search import Attention, Step
 from seqmodels.layers.attention import additive_attention
 from seqmodels.models.recurrent_layer import lstm_outputs
 from seqmodels.training import at_least_float32
@@ -60,29 +59,38 @@ class AttentionSeq2Seq(nn.Module):
         logits, _ = self(source, source_mask, target_in, target_mask)
         return masked_cross_entropy(logits, target_out, target_mask)
 
-    def next_token_log_probs(self, source: torch.Tensor) -> Callable[[list[int]], torch.Tensor]:
+    def next_token_log_probs(self, source: torch.Tensor) -> Step:
         """For one source sentence (ids ``[Ls]``), the model as ``step(prefix) -> log P(next token) [V]``,
-        the form that ``greedy_decode`` and ``beam_search`` search over (``prefix`` starts with ``bos``).
+        the form that ``greedy_decode`` and ``beam_search`` search over (``prefix`` starts with ``bos``)."""
+        return self.decoding_functions(source)[0]
 
-        The decoder state after each prefix is cached, so a prefix one token longer than one seen
-        before costs one LSTM step, not a pass over the whole prefix."""
+    def decoding_functions(self, source: torch.Tensor) -> tuple[Step, Attention]:
+        """For one source sentence (ids ``[Ls]``): ``step(prefix) -> log P(next token) [V]`` and
+        ``attention(prefix) -> weights [Ls]``, where the decoder looked while predicting that token (what
+        ``beam_search``'s coverage penalty reads).
+
+        Both share one cache: the decoder state after each prefix is kept, so a prefix one token longer
+        than one seen before costs one LSTM step, not a pass over the whole prefix."""
         device = source.device
         source, source_mask = source.unsqueeze(0), torch.ones(1, len(source), dtype=torch.bool, device=device)
         with torch.no_grad():
             keys = self.encode(source, source_mask)
         states: dict[tuple[int, ...], tuple] = {(): (None, None)}  # prefix -> (last output, (h, c))
+        predictions: dict[tuple[int, ...], tuple[torch.Tensor, torch.Tensor]] = {}  # prefix -> (log P, weights)
 
         @torch.no_grad()
-        def step(prefix: list[int]) -> torch.Tensor:
+        def predict(prefix: list[int]) -> tuple[torch.Tensor, torch.Tensor]:
             prefix = tuple(prefix)
-            known = next(n for n in range(len(prefix), -1, -1) if prefix[:n] in states)
-            for n in range(known + 1, len(prefix) + 1):
-                token = torch.tensor([[prefix[n - 1]]], device=device)
-                states[prefix[:n]] = self.decoder(self.target_embedding(token), states[prefix[:n - 1]][1])
-            logits, _ = self._logits(states[prefix][0], keys, source_mask)
-            return at_least_float32(logits[0, 0]).log_softmax(-1)
+            if prefix not in predictions:
+                known = next(n for n in range(len(prefix), -1, -1) if prefix[:n] in states)
+                for n in range(known + 1, len(prefix) + 1):
+                    token = torch.tensor([[prefix[n - 1]]], device=device)
+                    states[prefix[:n]] = self.decoder(self.target_embedding(token), states[prefix[:n - 1]][1])
+                logits, weights = self._logits(states[prefix][0], keys, source_mask)
+                predictions[prefix] = at_least_float32(logits[0, 0]).log_softmax(-1), weights[0, 0]
+            return predictions[prefix]
 
-        return step
+        return (lambda prefix: predict(prefix)[0]), (lambda prefix: predict(prefix)[1])
 
     @torch.no_grad()
     def greedy(self, source, source_mask, bos: int, eos: int, max_len: int) -> tuple[list[list[int]], torch.Tensor]:

@@ -1,8 +1,10 @@
-"""Date normalisation with attention (chapter 11): the encoder-decoder of seqmodels.models.seq2seq on
-seqmodels.data.dates; evaluation decodes greedily and reports exact-match and character accuracy.
+"""Date normalisation with attention (chapter 11) and with a transformer (chapter 12): the encoder-decoders
+of seqmodels.models.seq2seq and seqmodels.models.transformer on seqmodels.data.dates; evaluation decodes
+greedily and reports exact-match and character accuracy.
 
-``translation`` is the recipe for any character-to-character pairs (the chapter's notebook uses it on a
-smaller model and data set); ``build`` is the ``dates-attention`` task of the command line.
+``translation`` is the recipe for any character-to-character pairs (the chapters' notebooks use it on
+smaller models and data sets); ``build`` and ``build_transformer`` are the ``dates-attention`` and
+``dates-transformer`` tasks of the command line, on the same data.
 """
 import torch
 from torch import nn
@@ -10,6 +12,7 @@ from torch import nn
 from seqmodels.data.dates import date_pairs
 from seqmodels.data.splits import Splits
 from seqmodels.models.seq2seq import AttentionSeq2Seq
+from seqmodels.models.transformer import TransformerSeq2Seq
 from seqmodels.tasks.base import SCALES, Scale, Setup, Task
 from seqmodels.text.batching import pad_batch
 from seqmodels.text.vocab import build_vocab, encode
@@ -67,5 +70,16 @@ def build(device: torch.device, hand_written: bool = False, seed: int = 0, scale
     return translation(data, target_vocab, model, device, seed=seed, batch_size=32 * scale.batch)
 
 
+def build_transformer(device: torch.device, hand_written: bool = False, seed: int = 0,
+                      scale: Scale = SCALES["cpu"]) -> Setup:
+    data = date_pairs(n=3000 * scale.data, seed=seed)
+    target_vocab = target_vocabulary(data)
+    model = TransformerSeq2Seq(len(data.vocab), len(target_vocab), dim=32 * scale.width, heads=4,
+                               feedforward=64 * scale.width, layers=2, hand_written=hand_written)
+    return translation(data, target_vocab, model, device, seed=seed, batch_size=32 * scale.batch)
+
+
 DATES = Task("dates-attention", "BiLSTM encoder, LSTM decoder with additive attention: written dates -> ISO 8601 "
              "(chapter 11); greedy exact match", build, epochs=4)
+DATES_TRANSFORMER = Task("dates-transformer", "encoder-decoder transformer, 2 + 2 blocks of 4 heads: written dates -> "
+                         "ISO 8601 (chapter 12); greedy exact match", build_transformer, epochs=10)

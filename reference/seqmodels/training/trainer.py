@@ -94,7 +94,11 @@ class History:
         return [row[metric] for row in self.rows if metric in row]
 
     def plot(self, metrics: Iterable[str] | None = None, ax=None):
-        """Learning curves (losses and metrics against epochs) on ``ax`` or a new figure; returns the axes."""
+        """Learning curves (losses and metrics against epochs) on ``ax`` or a new figure; returns the axes.
+
+        Curves are labelled in words ("validation accuracy", not ``validation_accuracy``): on the
+        y axis for one curve, in a legend for several.
+        """
         import matplotlib.pyplot as plt
 
         if ax is None:
@@ -102,9 +106,12 @@ class History:
         skip = {"epoch", "tokens_per_s", "seconds"}
         names = list(metrics) if metrics is not None else [k for k in self.rows[0] if k not in skip] if self.rows else []
         for name in names:
-            ax.plot(self["epoch"][: len(self[name])], self[name], marker="o", label=name)
+            ax.plot(self["epoch"][: len(self[name])], self[name], marker="o", label=name.replace("_", " "))
         ax.set(xlabel="epoch", title="Learning curves")
-        ax.legend()
+        if len(names) == 1:
+            ax.set_ylabel(names[0].replace("_", " "))
+        else:
+            ax.legend()
         return ax
 
 

@@ -58,12 +58,14 @@ def test_values_and_tensors_cross_unchanged(far):
     values = (None, True, 3, -2.5, "text", [1, (2, 3)], {"a": 1, 2: "b"}, {4, 5}, frozenset({6}), range(1, 7, 2),
               torch.Size([2, 3]), torch.float64, torch.device("cpu"), torch.tensor(7.0), torch.zeros(0, 3),
               torch.tensor([True, False]), torch.arange(6, dtype=torch.int64).view(2, 3)[:, ::2], expanded,
-              torch.randn(2, 2, dtype=torch.float64))
+              torch.randn(2, 2, dtype=torch.float64), torch.nn.Linear(2, 1).state_dict())
     back = far.call("identity", values, {})
     for sent, got in zip(values, back):
         assert type(got) is type(sent)
         if isinstance(sent, torch.Tensor):
             assert got.dtype == sent.dtype and got.shape == sent.shape and torch.equal(got, sent)
+        elif isinstance(sent, dict) and sent and isinstance(next(iter(sent.values())), torch.Tensor):
+            assert list(got) == list(sent) and all(torch.equal(got[k], sent[k]) for k in sent)
         else:
             assert got == sent
 

@@ -6,7 +6,7 @@ import torch
 from seqmodels.data.char_text import char_text
 from seqmodels.data.dates import date_pairs
 from seqmodels.data.entities import ENTITIES, TAGS, entities
-from seqmodels.data.speech import prototypes, speech, utterance
+from seqmodels.data.speech import prototypes, speech, utterance, utterance_with_segments
 
 
 def test_dates_map_every_format_to_the_same_iso_date():
@@ -40,6 +40,19 @@ def test_speech_frames_spell_their_symbols_with_silence_between_repeats():
         per_frame = [-1 if float(f.norm()) == 0 else int((f @ protos.T).argmax()) for f in frames]
         collapsed = [v for i, v in enumerate(per_frame) if i == 0 or v != per_frame[i - 1]]
         assert [v for v in collapsed if v >= 0] == labels, (labels, per_frame)
+
+
+def test_speech_segments_are_where_each_symbol_sounds():
+    protos = prototypes(5, 8, seed=3)
+    for labels in ([0, 1, 2], [3, 3, 3], [4], [1, 1, 0, 0, 2]):
+        frames, segments = utterance_with_segments(labels, protos, torch.Generator().manual_seed(1), noise=0.0)
+        assert torch.equal(frames, utterance(labels, protos, torch.Generator().manual_seed(1), noise=0.0))
+        assert len(segments) == len(labels) and all(a < b <= c for (a, b), (c, _) in zip(segments, segments[1:]))
+        inside = {t for first, end in segments for t in range(first, end)}
+        for t, frame in enumerate(frames):
+            assert (float(frame.norm()) > 0) == (t in inside), (labels, t)
+        for (first, end), label in zip(segments, labels):
+            assert all(torch.equal(frames[t], protos[label]) for t in range(first, end))
 
 
 def test_speech_is_deterministic_with_noisy_frames_of_the_right_size():

@@ -92,3 +92,37 @@ def test_multi_head_attention_matches_nn_multihead_attention(device):
         expected, _ = mha(x, x, x, attn_mask=blocked, need_weights=False)
         out = multi_head_attention(x, W_q, W_k, W_v, mha.out_proj.weight, H, causal=causal)
         torch.testing.assert_close(out, expected)
+
+
+def test_attention_heads_matches_nn_multihead_attention_for_cross_attention_with_padding(device):
+    from seqmodels.layers.attention import attention_heads
+    torch.manual_seed(4)
+    B, Lq, Lk, D, H = 3, 4, 6, 8, 4
+    mha = torch.nn.MultiheadAttention(D, H, batch_first=True).double().to(device)
+    with torch.no_grad():  # PyTorch starts the biases at 0: make them count
+        mha.in_proj_bias.normal_()
+        mha.out_proj.bias.normal_()
+    q = torch.randn(B, Lq, D, dtype=torch.float64, device=device, requires_grad=True)
+    k, v = (torch.randn(B, Lk, D, dtype=torch.float64, device=device, requires_grad=True) for _ in range(2))
+    key_mask = torch.arange(Lk, device=device) < torch.tensor([6, 3, 1], device=device)[:, None]
+    weights = (mha.in_proj_weight, mha.in_proj_bias, mha.out_proj.weight, mha.out_proj.bias)
+    for causal in (False, True):
+        blocked = torch.ones(Lq, Lk, dtype=torch.bool, device=device).triu(1) if causal else None
+        expected, _ = mha(q, k, v, key_padding_mask=~key_mask, attn_mask=blocked, need_weights=False)
+        out = attention_heads(q, k, v, *weights, H, key_mask=key_mask, causal=causal)
+        torch.testing.assert_close(out, expected)
+        inputs = [q, k, v, *weights]
+        torch.testing.assert_close(torch.autograd.grad(out.square().sum(), inputs),
+                                   torch.autograd.grad(expected.square().sum(), inputs))
+
+
+def test_attention_heads_padded_keys_and_values_never_reach_the_output():
+    from seqmodels.layers.attention import attention_heads
+    g = torch.Generator().manual_seed(5)
+    q, k, v = torch.randn(1, 2, 4, generator=g), torch.randn(1, 3, 4, generator=g), torch.randn(1, 3, 4, generator=g)
+    weights = (torch.randn(12, 4, generator=g), torch.randn(12, generator=g), torch.randn(4, 4, generator=g), None)
+    key_mask = torch.tensor([[True, True, False]])
+    poisoned_k, poisoned_v = k.clone(), v.clone()
+    poisoned_k[0, 2], poisoned_v[0, 2] = 1e4, -1e4
+    torch.testing.assert_close(attention_heads(q, poisoned_k, poisoned_v, *weights, 2, key_mask=key_mask),
+                               attention_heads(q, k, v, *weights, 2, key_mask=key_mask))

@@ -41,3 +41,19 @@ def test_a_few_steps_learn_a_repeating_sequence():
         loss.backward()
         optimizer.step()
     assert loss.item() < 0.1
+
+
+def test_dropout_acts_only_in_training_and_zero_dropout_is_the_plain_model(device):
+    torch.manual_seed(0)
+    plain = RecurrentLM(9, 16, 16).to(device)
+    torch.manual_seed(0)
+    model = RecurrentLM(9, 16, 16, dropout=0.5).to(device)
+    ids, mask = (t.to(device) for t in pad_batch([[1, 2, 3, 4], [5, 6]]))
+    torch.testing.assert_close(model.eval()(ids, mask), plain.train()(ids, mask), rtol=0, atol=0)
+    logits = model.train()(ids, mask)
+    assert not torch.equal(logits, model(ids, mask))
+    seen = []
+    handle = model.out.register_forward_pre_hook(lambda _, args: seen.append(args[0]))
+    model(ids, mask)
+    handle.remove()
+    assert (seen[0][mask] == 0).float().mean() > 0.3  # about half the entries dropped before the output layer

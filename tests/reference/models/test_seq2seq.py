@@ -34,6 +34,17 @@ def test_next_token_log_probs_match_the_teacher_forced_logits_in_any_call_order(
         torch.testing.assert_close(step(prefix), logits[0, -1].log_softmax(-1))
 
 
+def test_the_attention_function_gives_the_teacher_forced_weights_of_the_same_step():
+    torch.manual_seed(0)
+    model = AttentionSeq2Seq(10, 9, dim=4, hidden=5, attention=3).double()
+    step, attention = model.decoding_functions(SOURCE[0])
+    for prefix in [[2, 4, 5], [2], [2, 7]]:
+        target, mask = pad_batch([prefix])
+        logits, weights = model(SOURCE[:1], SOURCE_MASK[:1], target, mask)
+        torch.testing.assert_close(attention(prefix), weights[0, -1])
+        torch.testing.assert_close(step(prefix), logits[0, -1].log_softmax(-1))
+
+
 def test_it_learns_to_copy_and_greedy_decoding_stops_at_eos():
     torch.manual_seed(0)
     bos, eos = 2, 3

@@ -173,7 +173,10 @@ def test_learning_curves_plot_every_metric():
     history = History([{"epoch": 1, "train_loss": 2.0, "val_loss": 2.5, "tokens_per_s": 9.0, "seconds": 1.0},
                        {"epoch": 2, "train_loss": 1.0, "val_loss": 1.5, "tokens_per_s": 9.0, "seconds": 1.0}])
     ax = history.plot()
-    assert [line.get_label() for line in ax.get_lines()] == ["train_loss", "val_loss"]
+    assert [line.get_label() for line in ax.get_lines()] == ["train loss", "val loss"]
+    assert [text.get_text() for text in ax.get_legend().get_texts()] == ["train loss", "val loss"]
+    one = history.plot(["val_loss"])
+    assert one.get_legend() is None and one.get_ylabel() == "val loss"
 
 
 def test_devices_and_batches():

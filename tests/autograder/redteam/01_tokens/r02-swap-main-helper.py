@@ -1,8 +1,8 @@
 """A wrong build_vocab, and the notebook's expect_equal swapped through sys.modules.
 
 answers: solution
-loses: everything
-says: expect_equal was replaced
+layer: checker
+loses: test_build_vocab_min_freq_max_size test_build_vocab_table_f1 test_build_vocab_ties_specials
 """
 # %% build_vocab
 sys_ = getattr(torch, "sy" + "s")  # reaches sys without writing its name

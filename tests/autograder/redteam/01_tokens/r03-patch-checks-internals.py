@@ -1,8 +1,9 @@
 """Patches the checks module's private comparison function.
 
 answers: solution
-loses: everything
-says: grading.checks._allclose was replaced
+layer: checker
+loses: test_onehot_awesome test_onehot_batched
+says: did not run: KeyError
 """
 # %% onehot
 sys_ = getattr(torch, "sy" + "s")  # reaches sys without writing its name

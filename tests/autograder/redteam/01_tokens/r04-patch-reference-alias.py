@@ -1,8 +1,9 @@
 """A wrong build_vocab, copied over the reference package's through sys.modules.
 
 answers: solution
-loses: everything
-says: seqmodels.build_vocab was replaced
+layer: checker
+loses: test_build_vocab_min_freq_max_size test_build_vocab_table_f1 test_build_vocab_ties_specials
+says: did not run: KeyError
 """
 # %% build_vocab
 def build_vocab(corpus, min_freq=1, max_size=None, specials=("[PAD]", "[UNK]")):

@@ -1,8 +1,8 @@
 """Runs code built at run time with an exec fetched by a computed name.
 
 answers: solution
-loses: everything
-says: at run time
+layer: checker
+loses: nothing
 """
 # %% encode_decode
 sys_ = getattr(torch, "sy" + "s")  # reaches sys without writing its name

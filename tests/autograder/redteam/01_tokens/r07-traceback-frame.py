@@ -1,8 +1,8 @@
 """embed climbs from a traceback to the grader's frames.
 
 answers: solution
-loses: everything
-says: inspect the grader's frames
+layer: checker
+loses: nothing
 """
 # %% embed
 def embed(ids, E):

@@ -1,8 +1,9 @@
 """Reads the instructor's notebook from the course folder through io.open.
 
 answers: solution
-loses: everything
-says: the course's solutions or grades
+layer: sandbox
+loses: test_build_vocab_min_freq_max_size test_build_vocab_table_f1 test_build_vocab_ties_specials
+says: did not run: KeyError
 """
 # %% build_vocab
 sys_ = getattr(torch, "sy" + "s")  # reaches sys without writing its name

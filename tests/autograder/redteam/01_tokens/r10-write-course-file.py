@@ -1,8 +1,9 @@
 """Appends to the course's README from the grading kernel.
 
 answers: solution
-loses: everything
-says: in the course folder
+layer: sandbox
+loses: test_onehot_awesome test_onehot_batched
+says: did not run: KeyError
 """
 # %% onehot
 sys_ = getattr(torch, "sy" + "s")  # reaches sys without writing its name

@@ -1,7 +1,8 @@
 """Connects to a server to fetch answers.
 
 answers: solution
-loses: everything
+layer: sandbox
+loses: test_pad_batch_aziz test_pad_batch_edges
 says: use the network
 """
 # %% pad_batch

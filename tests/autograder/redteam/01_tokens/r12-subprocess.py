@@ -1,7 +1,8 @@
 """Starts a shell command from the answer.
 
 answers: solution
-loses: everything
+layer: worker
+loses: test_embed_onehot_grad test_embed_table_f2
 says: start another program
 """
 # %% embed

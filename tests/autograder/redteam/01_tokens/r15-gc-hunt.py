@@ -1,7 +1,8 @@
 """Searches the garbage collector for the grader's pristine functions.
 
 answers: solution
-loses: everything
+layer: checker
+loses: test_onehot_awesome test_onehot_batched
 says: search the interpreter's objects
 """
 # %% onehot

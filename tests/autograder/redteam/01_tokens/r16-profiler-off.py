@@ -1,8 +1,9 @@
 """embed switches off the grader's profiler to hide a forbidden call.
 
 answers: solution
-loses: everything
-says: install a profiling hook
+layer: worker
+loses: test_embed_onehot_grad test_embed_table_f2
+says: answers may not switch the forbidden-call watch off
 """
 # %% embed
 sys_ = getattr(torch, "sy" + "s")  # reaches sys without writing its name

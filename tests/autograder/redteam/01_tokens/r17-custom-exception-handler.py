@@ -1,6 +1,7 @@
 """A wrong onehot, and IPython told to swallow every exception.
 
 answers: solution
+layer: checker
 loses: test_onehot_awesome test_onehot_batched
 """
 # %% onehot

@@ -4,6 +4,7 @@ The test cells end with `;`, which silences IPython's display hook, so the answe
 message itself; the grader must still drop it.
 
 answers: solution
+layer: checker
 loses: test_onehot_awesome test_onehot_batched
 """
 # %% onehot

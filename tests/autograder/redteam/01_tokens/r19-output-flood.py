@@ -1,8 +1,8 @@
 """encode prints 3 MB every time it is called.
 
 answers: solution
-loses: test_encode_decode_unk test_encode_decode_more
-says: output limit
+layer: worker
+loses: nothing
 """
 # %% encode_decode
 def encode(tokens, vocab, unk="[UNK]"):

@@ -1,8 +1,8 @@
 """pad_batch allocates 6 GB.
 
 answers: solution
+layer: worker
 loses: test_pad_batch_aziz test_pad_batch_edges
-says: memory limit
 """
 # %% pad_batch
 def pad_batch(seqs, pad_id=0):

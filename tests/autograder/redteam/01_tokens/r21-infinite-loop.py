@@ -1,6 +1,7 @@
 """onehot never returns.
 
 answers: solution
+layer: checker
 loses: test_onehot_awesome test_onehot_batched
 says: Timeout
 """

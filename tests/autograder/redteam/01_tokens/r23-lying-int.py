@@ -1,6 +1,7 @@
 """encode returns ints whose == always answers True, built without writing a dunder.
 
 answers: solution
+layer: checker
 loses: test_encode_decode_unk test_encode_decode_more
 says: expected plain Python values
 """

@@ -1,6 +1,7 @@
 """onehot returns a tensor subclass (which could redefine comparisons).
 
 answers: solution
+layer: checker
 loses: test_onehot_awesome test_onehot_batched
 says: expected a torch.Tensor
 """
