@@ -22,11 +22,11 @@ env: $(STAMP)
 
 # Student notebooks: nbgrader generate_assignment for every chapter (solutions/ -> notebooks/).
 release: env
-	$(BIN)/python -m grading.release
+	$(BIN)/python -m grading.instructor.release
 
 # The bundled example class, graded by nbgrader into classwork/example/.
 example-class: env sandbox
-	$(BIN)/python -m grading.example_class
+	$(BIN)/python -m grading.instructor.example_class
 
 # The website: chapter pages from the executed solutions (cached), then Jupyter Book.
 book: env

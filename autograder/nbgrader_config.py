@@ -37,12 +37,12 @@ c.Autograde.autograde_preprocessors = [
     "nbgrader.preprocessors.AssignLatePenalties",
     "nbgrader.preprocessors.CheckCellMetadata",
 ]
-# A late notebook loses what its chapter's rule in <workdir>/deadlines.json says (grading/deadlines.py).
-c.AssignLatePenalties.plugin_class = "grading.deadlines.LatePenalty"
+# A late notebook loses what its chapter's rule in <workdir>/deadlines.json says (grading/instructor/deadlines.py).
+c.AssignLatePenalties.plugin_class = "grading.instructor.deadlines.LatePenalty"
 
-# Feedback pages keep failure messages but never show hidden tests (grading/feedback.py).
+# Feedback pages keep failure messages but never show hidden tests (grading/instructor/feedback.py).
 c.GenerateFeedback.preprocessors = [
     "nbgrader.preprocessors.GetGrades",
-    "grading.feedback.HideHiddenTests",
+    "grading.instructor.feedback.HideHiddenTests",
     "nbconvert.preprocessors.CSSHTMLHeaderPreprocessor",
 ]

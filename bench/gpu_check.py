@@ -47,7 +47,7 @@ PROBE = ("import json, os, torch; cuda = torch.cuda.is_available(); "
 
 
 def pythonpath() -> str:
-    """reference/ and autograder/ (the notebooks import seqmodels and grading.checks), then what this process has."""
+    """reference/ and autograder/ (the notebooks import seqmodels and grading.student.checks), then what this process has."""
     import ipykernel
     entries = [str(REPO / "reference"), str(REPO / "autograder")]
     entries += [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]

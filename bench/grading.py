@@ -1,4 +1,4 @@
-"""Benchmark: the grading harness (grading.grade) against plain sequential nbgrader on the same class.
+"""Benchmark: the grading harness (grading.instructor.grade) against plain sequential nbgrader on the same class.
 
     .venv/bin/python bench/grading.py [--students 20] [--jobs 2] [--chapters 01_tokens ...] [--json PATH]
 
@@ -31,9 +31,9 @@ from pathlib import Path
 # This file is called grading.py: keep its own folder off sys.path so `grading` is the course's package.
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
 
-import grading.grade as harness  # noqa: E402
-from grading.course import chapters, intake_directory, nbgrader, workdir_options  # noqa: E402
-from grading.example_class import EXAMPLES, build_submission, load_students  # noqa: E402
+import grading.instructor.grade as harness  # noqa: E402
+from grading.instructor.course import chapters, intake_directory, nbgrader, workdir_options  # noqa: E402
+from grading.instructor.example_class import EXAMPLES, build_submission, load_students  # noqa: E402
 
 
 def build_class(chapter: str, students: int, root: Path) -> Path:

@@ -51,7 +51,7 @@ from pathlib import Path
 # This folder holds grading.py (a benchmark): keep it off sys.path so `grading` is the course's package.
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
 
-from grading.course import SOLUTIONS, chapters  # noqa: E402
+from grading.instructor.course import SOLUTIONS, chapters  # noqa: E402
 
 REVIEWED = Path(__file__).resolve().parent / "mutation_equivalent.txt"
 _REGION = re.compile(r"^[ \t]*### BEGIN SOLUTION[ \t]*\n(.*?)^[ \t]*### END SOLUTION", re.MULTILINE | re.DOTALL)

@@ -33,7 +33,7 @@ from nbclient.exceptions import CellExecutionError
 from nbgrader.preprocessors import ClearHiddenTests, ClearSolutions
 from pybtex.database import parse_file
 
-from grading.course import REPO, SOLUTIONS, chapters
+from grading.instructor.course import REPO, SOLUTIONS, chapters
 
 PAGES = REPO / "book" / "chapters"
 CACHE = REPO / "_build" / "executed"

@@ -3,7 +3,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from grading.course import REPO
+from grading.instructor.course import REPO
 
 RUFF = Path(sys.executable).parent / "ruff"
 

@@ -13,13 +13,13 @@ import pytest
 import torch
 from nbformat.v4 import new_code_cell, new_notebook
 
-from grading import checks
-from grading.course import REPO
+from grading.student import checks
+from grading.instructor.course import REPO
 from grading.instructor import sandbox
 from grading.instructor.answers import Answers
 from grading.instructor.checker import PRIVATE_PACKAGES, BEGIN_HIDDEN, END_HIDDEN, Checker, answer_program
 from grading.instructor.wire import Opaque, Peer, RemoteError
-from grading.watch import CallWatcher
+from grading.student.watch import CallWatcher
 
 REFERENCE_FILE = REPO / "reference" / "seqmodels" / "__init__.py"
 PROBES = """
@@ -143,7 +143,7 @@ FAILING_CHECK = ("print('expected values: 0.3141')\n"
 
 def test_a_hidden_failure_shows_its_hint_and_no_values(checker_for):
     checker = checker_for(1)
-    setup = "from grading.checks import expect_equal\n"
+    setup = "from grading.student.checks import expect_equal\n"
     hidden = checker.verdict(setup + f"{BEGIN_HIDDEN}\n{FAILING_CHECK}{END_HIDDEN}\n", "hidden")
     assert not hidden.passed and hidden.ename == "HiddenTestFailed"
     assert "Hint: is the sign right?" in hidden.evalue

@@ -7,11 +7,11 @@ batch with honest controls, so a submission that breaks the harness, changes ano
 grade or earns points it should not fails this suite. No feedback page may show a line of a
 hidden test. Every chapter has at least three attacks and one control.
 
-s*: caught by the static screen (grading.screen): the cell does not run; its exercise scores 0.
+s*: caught by the static screen (grading.instructor.screen): the cell does not run; its exercise scores 0.
 r*: run, and are stopped by the layer their ``layer:`` line names:
     sandbox - the OS sandbox the answer worker runs in (grading.instructor.sandbox): no course
               files, no reference package, no other students' work, no network;
-    worker  - the worker's own watch (grading.watch, threads included) and audit hook, which
+    worker  - the worker's own watch (grading.student.watch, threads included) and audit hook, which
               report forbidden calls and blocked operations as failed tests;
     checker - the trusted checker (grading.instructor.checker), where the tests, their oracles
               and the comparisons run and only plain data from the worker arrives.
@@ -25,9 +25,9 @@ import nbformat
 import pytest
 from nbgrader.api import Gradebook
 
-from grading.course import REPO, SOLUTIONS
-from grading.example_class import build_submission, load_students
-from grading.grade import Limits, grade, summary
+from grading.instructor.course import REPO, SOLUTIONS
+from grading.instructor.example_class import build_submission, load_students
+from grading.instructor.grade import Limits, grade, summary
 from grading.instructor.checker import _segments, role
 
 RED_TEAM = Path(__file__).parent / "redteam"

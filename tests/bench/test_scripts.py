@@ -64,7 +64,7 @@ def test_gpu_check_runs_each_notebook_in_fresh_kernels_and_names_the_first_faili
     pytest.importorskip("ipykernel")
     # the kernel sees the course's packages, runs in the notebook's folder, and in the CPU column has no GPU
     # and the threads asked for; the table and the JSON name the cell that failed
-    good = _notebook(tmp_path / "good.ipynb", "import json, os, torch, seqmodels\nfrom grading.checks import expect_equal",
+    good = _notebook(tmp_path / "good.ipynb", "import json, os, torch, seqmodels\nfrom grading.student.checks import expect_equal",
                      "column = 'cpu' if os.environ.get('CUDA_VISIBLE_DEVICES') == '' else 'gpu'\n"
                      "facts = {'cwd': os.getcwd(), 'threads': torch.get_num_threads(), 'cuda': torch.cuda.is_available()}\n"
                      "open(f'facts-{column}.json', 'w').write(json.dumps(facts))")

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from grading.course import REPO
+from grading.instructor.course import REPO
 
 BIN = Path(sys.executable).parent
 

@@ -14,7 +14,7 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from grading.course import REPO, chapters
+from grading.instructor.course import REPO, chapters
 
 SCREENSHOTS = REPO / "_build" / "test-artifacts" / "screenshots"
 CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-sync",

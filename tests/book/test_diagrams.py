@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from grading.course import NOTEBOOKS, REPO, SOLUTIONS
+from grading.instructor.course import NOTEBOOKS, REPO, SOLUTIONS
 
 DIAGRAMS = REPO / "book" / "diagrams"
 IMAGE = re.compile(r"!\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\(attachment:([\w.-]+)\.png\)\n\n(.*)")

@@ -8,8 +8,8 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 
-from grading.course import NOTEBOOKS, REPO, chapters
-from grading.release import leaked, secret_lines
+from grading.instructor.course import NOTEBOOKS, REPO, chapters
+from grading.instructor.release import leaked, secret_lines
 
 PAGES = ["index.html", "book/intro.html", "book/students.html", "book/instructors.html", "book/bibliography.html",
          "book/notation.html", "book/api.html", *[f"book/chapters/{c}.html" for c in chapters()]]

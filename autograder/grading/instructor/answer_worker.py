@@ -6,7 +6,7 @@ It trusts nothing and is trusted with nothing: it never sees a test, an expected
 reference package or the course's files (the sandbox shows it only Python and torch), and
 all it sends back is plain data (grading.instructor.wire). What it checks on its own side
 is best-effort, since the student's code shares its process: the forbidden calls of each
-exercise (grading.watch, threads included) and an audit hook that refuses other
+exercise (grading.student.watch, threads included) and an audit hook that refuses other
 programs, the network and native-code loading. The trusted checker decides every score.
 
 Protocol (after the wire's framing): the first message is ``load`` with the chunks of code

@@ -16,13 +16,13 @@ import time
 from pathlib import Path
 from typing import Any
 
-from grading.checks import forbidden_failure
+from grading.student.checks import forbidden_failure
 from grading.instructor.sandbox import bubblewrap, sandboxed
 from grading.instructor.wire import Peer, PipeClosed, RemoteError
-from grading.worker import kill_group
+from grading.instructor.worker import kill_group
 
 _HERE = Path(__file__).resolve().parent
-_WORKER_FILES = (_HERE / "answer_worker.py", _HERE / "wire.py", _HERE.parent / "watch.py")
+_WORKER_FILES = (_HERE / "answer_worker.py", _HERE / "wire.py", _HERE.parent / "student" / "watch.py")
 
 
 MAX_RESTARTS = 50  # after a time-out or a crash the worker reloads the answers (the notebook's time limit bounds it)
@@ -157,9 +157,9 @@ def _why_stopped(error: BaseException, timeout: float) -> str:
 
 
 class RemoteFunction:
-    """A student's graded function, evaluated in the worker; ``grading.checks.call`` recognises it."""
+    """A student's graded function, evaluated in the worker; ``grading.student.checks.call`` recognises it."""
 
-    __module__ = "__main__"  # what grading.checks.call expects of a function written in the notebook
+    __module__ = "__main__"  # what grading.student.checks.call expects of a function written in the notebook
 
     def __init__(self, answers: Answers, name: str):
         self.answers, self.__name__, self.__qualname__ = answers, name, name
@@ -168,7 +168,7 @@ class RemoteFunction:
         return self.__grading_remote__(args, kwargs)
 
     def __grading_remote__(self, args: tuple, kwargs: dict) -> Any:
-        """Called by grading.checks.call: the worker watches for the exercise's forbidden calls."""
+        """Called by grading.student.checks.call: the worker watches for the exercise's forbidden calls."""
         try:
             return self.answers.call(self.__name__, args, kwargs)
         except RemoteError as error:

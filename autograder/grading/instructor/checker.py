@@ -155,7 +155,7 @@ class _CellOutput(io.TextIOBase):
 
 class Checker:
     def __init__(self, solution: nbformat.NotebookNode, answers, cell_s: float, salt: int):
-        from grading import checks  # the trusted copy: answers never run in this process
+        from grading.student import checks  # the trusted copy: answers never run in this process
 
         self.solution, self.answers, self.cell_s, self.salt = solution, answers, cell_s, salt
         self.output = _CellOutput()
@@ -239,9 +239,9 @@ def _text(error: BaseException) -> str:
 def check(chapter: str, notebook: nbformat.NotebookNode, cell_s: float = 120, memory_mb: int = 0,
           salt: int = 0) -> dict:
     """Verdicts of every test cell of ``chapter`` for the student's ``notebook``, and how the answers loaded."""
-    from grading.course import SOLUTIONS
+    from grading.instructor.course import SOLUTIONS
     from grading.instructor.answers import Answers
-    from grading.rules import FORBIDDEN, REFERENCE_PACKAGE
+    from grading.student.rules import FORBIDDEN, REFERENCE_PACKAGE
 
     os.environ["NBGRADER_EXECUTION"] = "checker"  # the notebook's slow demos stay off
     solution = nbformat.read(SOLUTIONS / chapter / f"{chapter}.ipynb", as_version=4)

@@ -7,8 +7,8 @@ answers that attack the grader earn nothing they did not deserve.
 import nbformat
 import pytest
 
-from grading.course import NOTEBOOKS, SOLUTIONS, chapters
-from grading.example_class import _without_markers
+from grading.instructor.course import NOTEBOOKS, SOLUTIONS, chapters
+from grading.instructor.example_class import _without_markers
 from grading.instructor import checker
 from grading.instructor.sandbox import bubblewrap
 
@@ -95,7 +95,7 @@ def test_an_answer_cell_that_hangs_or_exits_while_loading_costs_only_its_own_tes
 
 def test_answers_cannot_import_the_reference_or_the_grader():
     answers = {"gate_update": "from seqmodels import gate_update\n",
-               "count_parameters": "import grading.checks\ndef count_parameters(kind, i, k):\n    return 0\n"}
+               "count_parameters": "import grading.student.checks\ndef count_parameters(kind, i, k):\n    return 0\n"}
     result = checker.check("05_lstm_gru", notebook("05_lstm_gru", answers), cell_s=30)
     assert {"test_gate_update_hard", "test_count_parameters_rnn"} <= failing(result)
     assert {label for label, _ in result["load_failures"]} == {"gate_update", "count_parameters"}

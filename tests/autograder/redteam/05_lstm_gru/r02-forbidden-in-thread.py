@@ -1,7 +1,7 @@
 """lstm_step calls the forbidden torch.lstm_cell inside a worker thread.
 
 answers: solution
-layer: worker (grading.watch follows threads the answer starts)
+layer: worker (grading.student.watch follows threads the answer starts)
 loses: test_lstm_step_worked_example test_lstm_step_matches_lstmcell test_lstm_step_large_inputs test_lstm_encode_full test_lstm_encode_padding test_lstm_encode_edges
 says: torch.lstm_cell
 """

@@ -1,4 +1,4 @@
-"""bilstm_encode switches the profiler off from a file it writes as grading/checks.py, then calls nn.LSTM.
+"""bilstm_encode switches the profiler off from a file it writes as grading/student/checks.py, then calls nn.LSTM.
 
 answers: solution
 layer: worker (the watcher trusts no file by its name)
@@ -12,13 +12,13 @@ open_ = getattr(mods_["io"], "op" + "en")
 import_ = getattr(mods_["built" + "ins"], "_" + "_import__")
 folder_ = import_("tempfile").mkdtemp()
 os_.makedirs(folder_ + "/grading")
-open_(folder_ + "/grading/checks.py", "w").write("import sys, threading\ndef off():\n"
+open_(folder_ + "/grading/student/checks.py", "w").write("import sys, threading\ndef off():\n"
                                                   "    sys.setprofile(None)\n    threading.setprofile(None)\n")
 sys_.path.insert(0, folder_)
 try:
-    helpers_ = import_("grading.checks", fromlist=["off"])
+    helpers_ = import_("grading.student.checks", fromlist=["off"])
 except Exception:  # noqa: BLE001 - the worker refuses the name: load it under the same file name all the same
-    spec_ = mods_["importlib.util"].spec_from_file_location("checks", folder_ + "/grading/checks.py")
+    spec_ = mods_["importlib.util"].spec_from_file_location("checks", folder_ + "/grading/student/checks.py")
     helpers_ = mods_["importlib.util"].module_from_spec(spec_)
     spec_.loader.exec_module(helpers_)
 

@@ -1,7 +1,7 @@
 """conv1d_same calls the forbidden F.conv1d in a thread pool.
 
 answers: solution
-layer: worker (grading.watch follows threads the answer starts)
+layer: worker (grading.student.watch follows threads the answer starts)
 loses: test_conv1d_same_table test_conv1d_same_widths test_conv1d_same_gradient test_char_cnn_worked test_char_cnn_edges test_char_cnn_gradient
 says: torch.nn.functional.conv1d
 """

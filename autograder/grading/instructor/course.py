@@ -4,7 +4,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 SOLUTIONS = REPO / "solutions"
 NOTEBOOKS = REPO / "notebooks"
 CLASSWORK = REPO / "classwork"

@@ -2,7 +2,7 @@
 import inspect
 
 import seqmodels
-from grading.similarity import near_copies, similarity
+from grading.instructor.similarity import near_copies, similarity
 
 
 def test_a_verbatim_copy_is_flagged():

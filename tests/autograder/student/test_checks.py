@@ -6,7 +6,7 @@ import torch
 import torch.nn.functional as F
 
 import seqmodels
-from grading.checks import ExerciseFailure, call, expect_equal, expect_tensor
+from grading.student.checks import ExerciseFailure, call, expect_equal, expect_tensor
 
 
 def in_notebook(fn):
@@ -213,7 +213,7 @@ def test_warnings_raised_by_an_answer_do_not_reach_stderr(capfd):
 
 
 def test_passed_names_what_passed_and_promises_more_tests(capsys, monkeypatch):
-    from grading import checks
+    from grading.student import checks
 
     monkeypatch.setattr(checks, "_stdout", sys.stdout)  # pytest swapped stdout after the module was imported
     assert checks.passed("Table F.1") is None
@@ -235,7 +235,7 @@ def _tf32_switches() -> dict:
 @pytest.mark.parametrize("matmul_precision", ["highest", "high"])
 def test_full_precision_switches_tf32_off_inside_and_restores_every_switch(matmul_precision):
     """Works on a machine without CUDA too: the switches exist (and change nothing) there."""
-    from grading.checks import full_precision
+    from grading.student.checks import full_precision
 
     old = torch.get_float32_matmul_precision()
     torch.set_float32_matmul_precision(matmul_precision)  # "high": a cell switched TF32 matmuls on

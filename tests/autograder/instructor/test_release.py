@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from grading.course import NOTEBOOKS, chapters, nbgrader
-from grading.release import leaked, secret_lines
+from grading.instructor.course import NOTEBOOKS, chapters, nbgrader
+from grading.instructor.release import leaked, secret_lines
 
 VOLATILE_NOTEBOOK_KEYS = {"language_info", "widgets", "toc", "varInspector"}
 VOLATILE_CELL_KEYS = {"execution", "collapsed", "scrolled", "jupyter", "ExecuteTime"}

@@ -1,9 +1,9 @@
-"""Chapter 05's forbidden shortcuts (grading.rules) are caught by every route; honest gated cells pass."""
+"""Chapter 05's forbidden shortcuts (grading.student.rules) are caught by every route; honest gated cells pass."""
 import pytest
 import torch
 from torch import nn
 
-from grading.checks import ExerciseFailure, call
+from grading.student.checks import ExerciseFailure, call
 
 
 def in_notebook(fn):

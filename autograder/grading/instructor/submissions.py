@@ -1,6 +1,6 @@
 """Collecting a class's submissions, and repairing what would cost an honest student points.
 
-Every hand-in in the input (a folder or a zip file, in any layout of grading.lms) belongs to
+Every hand-in in the input (a folder or a zip file, in any layout of grading.instructor.lms) belongs to
 one Submission per student id, which becomes either a notebook ready for nbgrader, with a note
 of every repair, or the reason it cannot be graded (it scores 0, and the student's feedback
 page says why). Nothing raises, and nothing in the input is written.
@@ -26,10 +26,10 @@ from pathlib import Path
 import nbformat
 
 from grading import lms
-from grading.course import NOTEBOOKS, chapters, intake_directory
-from grading.lms import HandIn
-from grading.screen import screen
-from grading.similarity import near_copies
+from grading.instructor.course import NOTEBOOKS, chapters, intake_directory
+from grading.instructor.lms import HandIn
+from grading.instructor.screen import screen
+from grading.instructor.similarity import near_copies
 
 _BYTE_ORDER_MARKS = ((codecs.BOM_UTF32_LE, "UTF-32"), (codecs.BOM_UTF32_BE, "UTF-32"), (codecs.BOM_UTF8, "UTF-8-sig"),
                      (codecs.BOM_UTF16_LE, "UTF-16"), (codecs.BOM_UTF16_BE, "UTF-16"))
@@ -75,7 +75,7 @@ def released_notebook(chapter: str) -> Path:
 def collect(folder: Path, chapter: str, layout: str = "auto", id_pattern: str | None = None) -> list[Submission]:
     """One Submission per student id in ``folder`` (a folder or a zip file), sorted by id.
 
-    ``layout`` is one of grading.lms.LAYOUTS; ``id_pattern`` replaces its file-name pattern.
+    ``layout`` is one of grading.instructor.lms.LAYOUTS; ``id_pattern`` replaces its file-name pattern.
     Two people behind one student id (two LMS numbers) are refused, naming both files.
     """
     hand_ins = lms.files(folder)
@@ -337,7 +337,7 @@ def _chapter_of(ids: set[str]) -> str | None:
 
 
 def _screen_answers(notebook, release, submission: Submission) -> None:
-    """Keep answer cells that could tamper with grading from running (grading.screen); note near-copies."""
+    """Keep answer cells that could tamper with grading from running (grading.instructor.screen); note near-copies."""
     locked = {gid for gid in _grade_ids(release) if _is_locked(release, gid)}
     released_code = {c.source for c in release.cells if c.cell_type == "code"}  # demos may use the reference
     for cell in notebook.cells:

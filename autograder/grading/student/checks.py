@@ -15,8 +15,8 @@ from typing import Any
 
 import torch
 
-from grading.rules import FORBIDDEN, REFERENCE_PACKAGE
-from grading.watch import CallWatcher
+from grading.student.rules import FORBIDDEN, REFERENCE_PACKAGE
+from grading.student.watch import CallWatcher
 
 # Taken when the notebook's setup cell imports this module, before any answer runs: in a student's own
 # runs an answer that replaces these does not change how results are compared (grading does not rely on
@@ -181,7 +181,7 @@ def full_precision():
     values come from matrix products, convolutions or recurrent layers computes them inside this block.
 
     The answer's call runs inside the same block, although an answer is otherwise graded as it runs:
-    ``grading.rules`` forbids convolutions only in chapter 07 and recurrent layers only where they are
+    ``grading.student.rules`` forbids convolutions only in chapter 07 and recurrent layers only where they are
     the exercise, so elsewhere an answer may compute its matrix products with a permitted cuDNN op (a
     width-1 ``F.conv1d`` is one), which would be TF32 on a GPU and exact on a CPU. Inside the block it is
     graded on what it computes, as on a CPU; an answer made of plain matrix products runs exactly as it

@@ -16,8 +16,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from grading.example_class import build_submission, load_students
-from grading.grade import Limits, grade, main, summary
+from grading.instructor.example_class import build_submission, load_students
+from grading.instructor.grade import Limits, grade, main, summary
 
 CHAPTER = "01_tokens"
 

@@ -27,7 +27,7 @@ from nbgrader.api import Gradebook
 from nbgrader.plugins import LateSubmissionPlugin
 from sqlalchemy.engine import make_url
 
-from grading.course import nbgrader_environment
+from grading.instructor.course import nbgrader_environment
 
 FILE = "deadlines.json"
 _RULE = re.compile(r"^(?:none|zero|(?P<percent>\d+(?:\.\d+)?)%/(?P<unit>day|hour))$")

@@ -1,6 +1,6 @@
 """Grade a whole class with one command: import, autograde in parallel, feedback, grades CSV, summary.
 
-    python -m grading.grade 01_tokens path/to/submissions [--jobs 2] [--force]
+    python -m grading.instructor.grade 01_tokens path/to/submissions [--jobs 2] [--force]
 
 nbgrader does the grading (``nbgrader autograde --student S`` per student, several at once:
 nbgrader itself grades one notebook at a time), with the trusted checker in place of its
@@ -9,7 +9,7 @@ and every verdict is computed outside it. Students already graded are skipped un
 ``--force``, so an interrupted run resumes. A submission that cannot be graded (empty,
 not a notebook, another chapter's notebook, over the time limit) scores 0 and gets a
 feedback page that says why; every other student is graded normally. Answers are screened
-before they run (grading.screen).
+before they run (grading.instructor.screen).
 """
 import argparse
 import hashlib
@@ -28,7 +28,7 @@ from nbgrader.api import Gradebook, MissingEntry
 from tqdm import tqdm
 
 from grading import deadlines
-from grading.course import (
+from grading.instructor.course import (
     CLASSWORK,
     REPO,
     GradingError,
@@ -37,9 +37,9 @@ from grading.course import (
     workdir_options,
 )
 from grading.instructor.verdicts import report_notes
-from grading.lms import LAYOUTS, TIMESTAMP
-from grading.submissions import Submission, collect, prepare, writes_into
-from grading.worker import Worker, WorkerTimeout
+from grading.instructor.lms import LAYOUTS, TIMESTAMP
+from grading.instructor.submissions import Submission, collect, prepare, writes_into
+from grading.instructor.worker import Worker, WorkerTimeout
 
 NOTEBOOK_TIME_LIMIT = 600  # seconds for one whole notebook; c.Execute.timeout limits each cell
 MEMORY_LIMIT_MB = 4096  # address space of one answer worker
@@ -108,7 +108,7 @@ def _salt(workdir: Path) -> int:
 
 
 class _Workers:
-    """A few long-lived nbgrader processes (grading.worker), shared by the threads that grade."""
+    """A few long-lived nbgrader processes (grading.instructor.worker), shared by the threads that grade."""
 
     def __init__(self, jobs: int, env: dict[str, str]):
         self.free: queue.Queue = queue.Queue()

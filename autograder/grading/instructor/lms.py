@@ -39,7 +39,7 @@ from typing import Callable
 from dateutil import parser as dateparser
 from nbgrader.utils import parse_utc
 
-from grading.course import chapters
+from grading.instructor.course import chapters
 
 # the identity is the whole name before the first "_", so that "Alice Smith_..." and "Alice Jones_..."
 # are two people behind the id "Alice", refused, and not one student's two hand-ins

@@ -13,7 +13,7 @@ audit hook blocks the same operations when they are reached some other way.
 import ast
 from dataclasses import dataclass
 
-from grading.rules import REFERENCE_PACKAGE
+from grading.student.rules import REFERENCE_PACKAGE
 
 # Modules an answer may not import: each gives access to the interpreter, other processes,
 # files, the network, or the grader itself.

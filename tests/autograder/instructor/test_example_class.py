@@ -14,9 +14,9 @@ import nbformat
 import pytest
 from nbgrader.api import Gradebook
 
-from grading.course import SOLUTIONS, chapters
-from grading.example_class import EXAMPLES, grade_class, load_students
-from grading.release import leaked, secret_lines
+from grading.instructor.course import SOLUTIONS, chapters
+from grading.instructor.example_class import EXAMPLES, grade_class, load_students
+from grading.instructor.release import leaked, secret_lines
 
 CHAPTERS = [c for c in chapters() if (EXAMPLES / c).is_dir()]
 
@@ -148,7 +148,7 @@ def test_failure_messages_reach_the_feedback_without_grading_internals(graded):
         if student.loses:
             text = feedback_text(workdir, chapter, student.student_id)
             assert "ExerciseFailure:" in text, f"{student.student_id}'s feedback has no failure message"
-            assert "grading/checks.py" not in text
+            assert "grading/student/checks.py" not in text
 
 
 def test_the_grades_csv_has_one_row_per_student_with_the_autograded_total(graded):

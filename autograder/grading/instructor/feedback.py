@@ -13,7 +13,7 @@ import re
 from nbgrader.preprocessors import ClearHiddenTests, NbGraderPreprocessor
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
-_HELPERS = "File " + os.path.dirname(os.path.abspath(__file__))
+_HELPERS = "File " + os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the grading package
 
 
 class HideHiddenTests(NbGraderPreprocessor):

@@ -11,7 +11,7 @@ that caused it. ``# %% <grade_id>`` sections replace that answer cell. The
 submission is the released notebook with those answers filled in, as a student
 would hand it in.
 
-Usage: python -m grading.example_class [--workdir DIR] [CHAPTER ...]
+Usage: python -m grading.instructor.example_class [--workdir DIR] [CHAPTER ...]
 """
 import argparse
 import csv
@@ -21,8 +21,8 @@ from pathlib import Path
 
 import nbformat
 
-from grading.course import CLASSWORK, NOTEBOOKS, REPO, SOLUTIONS, chapters
-from grading.grade import grade
+from grading.instructor.course import CLASSWORK, NOTEBOOKS, REPO, SOLUTIONS, chapters
+from grading.instructor.grade import grade
 
 EXAMPLES = REPO / "autograder" / "example_class"
 _CELL_MARK = re.compile(r"^# %% (\S+)\s*$", re.MULTILINE)

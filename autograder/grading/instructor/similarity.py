@@ -13,7 +13,7 @@ import keyword
 import textwrap
 import tokenize
 
-from grading.rules import REFERENCE_PACKAGE
+from grading.student.rules import REFERENCE_PACKAGE
 
 THRESHOLD = 0.9  # similarity from which an answer is flagged
 MIN_TOKENS = 25  # shorter functions look alike whoever writes them

@@ -3,8 +3,8 @@ import json
 
 import pytest
 
-from grading.course import SOLUTIONS, chapters
-from grading.screen import screen
+from grading.instructor.course import SOLUTIONS, chapters
+from grading.instructor.screen import screen
 
 
 def answer_cells():
@@ -44,7 +44,7 @@ ATTACKS = {
     "import os": "imports `os`",
     "import sys as s": "imports `sys`",
     "from importlib import import_module": "imports from `importlib`",
-    "from grading.checks import call": "imports from `grading.checks`",
+    "from grading.student.checks import call": "imports from `grading.student.checks`",
     "import seqmodels": "reference package",
     "from seqmodels.text import vocab": "reference package",
     "torch.allclose = lambda *a, **k: True": "changes `torch.allclose`",

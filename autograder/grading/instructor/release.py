@@ -1,12 +1,12 @@
 """Generate the student notebooks (notebooks/<chapter>/) from the solutions with nbgrader.
 
-Usage: python -m grading.release [CHAPTER ...]
+Usage: python -m grading.instructor.release [CHAPTER ...]
 """
 import json
 import re
 import sys
 
-from grading.course import SOLUTIONS, chapters, nbgrader
+from grading.instructor.course import SOLUTIONS, chapters, nbgrader
 
 _SECRET_REGION = re.compile(r"### BEGIN (SOLUTION|HIDDEN TESTS)\n(.*?)### END \1", re.DOTALL)
 

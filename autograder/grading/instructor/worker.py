@@ -32,7 +32,7 @@ class Worker:
 
     def _started(self) -> subprocess.Popen:
         if self.process is None or self.process.poll() is not None:
-            self.process = subprocess.Popen([sys.executable, "-m", "grading.worker"], cwd=self.cwd, env=self.env,
+            self.process = subprocess.Popen([sys.executable, "-m", "grading.instructor.worker"], cwd=self.cwd, env=self.env,
                                             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                             stderr=subprocess.DEVNULL, text=True, start_new_session=True)
         return self.process

@@ -12,9 +12,9 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from grading.course import NOTEBOOKS
-from grading.example_class import build_submission, load_students
-from grading.submissions import collect, prepare, writes_into
+from grading.instructor.course import NOTEBOOKS
+from grading.instructor.example_class import build_submission, load_students
+from grading.instructor.submissions import collect, prepare, writes_into
 
 CHAPTER = "02_pooling"
 
