@@ -239,18 +239,27 @@ def _text(error: BaseException) -> str:
 def check(chapter: str, notebook: nbformat.NotebookNode, cell_s: float = 120, memory_mb: int = 0,
           salt: int = 0) -> dict:
     """Verdicts of every test cell of ``chapter`` for the student's ``notebook``, and how the answers loaded."""
-    from grading.instructor.course import SOLUTIONS
     from grading.instructor.answers import Answers
+    from grading.instructor.course import SOLUTIONS
+    from grading.student import checks
     from grading.student.rules import FORBIDDEN, REFERENCE_PACKAGE
 
-    os.environ["NBGRADER_EXECUTION"] = "checker"  # the notebook's slow demos stay off
     solution = nbformat.read(SOLUTIONS / chapter / f"{chapter}.ipynb", as_version=4)
-    # loading imports torch before any answer runs: a short per-cell limit must not starve it
-    with Answers(answer_program(notebook, solution), FORBIDDEN, REFERENCE_PACKAGE, PRIVATE_PACKAGES, memory_mb,
-                 load_timeout=max(LOAD_TIME_LIMIT, cell_s)) as answers:
-        verdicts = Checker(solution, answers, cell_s, salt).run()
-        return {"verdicts": {k: asdict(v) for k, v in verdicts.items()}, "load_failures": answers.failed,
-                "sandboxed": answers.sandboxed}
+    before = os.environ.get("NBGRADER_EXECUTION"), checks._stdout
+    os.environ["NBGRADER_EXECUTION"] = "checker"  # the notebook's slow demos stay off
+    try:
+        # loading imports torch before any answer runs: a short per-cell limit must not starve it
+        with Answers(answer_program(notebook, solution), FORBIDDEN, REFERENCE_PACKAGE, PRIVATE_PACKAGES, memory_mb,
+                     load_timeout=max(LOAD_TIME_LIMIT, cell_s)) as answers:
+            verdicts = Checker(solution, answers, cell_s, salt).run()
+            return {"verdicts": {k: asdict(v) for k, v in verdicts.items()}, "load_failures": answers.failed,
+                    "sandboxed": answers.sandboxed}
+    finally:  # as it was, for a caller in the same process (the tests)
+        if before[0] is None:
+            os.environ.pop("NBGRADER_EXECUTION", None)
+        else:
+            os.environ["NBGRADER_EXECUTION"] = before[0]
+        checks._stdout = before[1]
 
 
 def main(argv: list[str] | None = None) -> int:
