@@ -27,7 +27,7 @@ import nbformat
 from nbgrader.api import Gradebook, MissingEntry
 from tqdm import tqdm
 
-from grading import deadlines
+from grading.instructor import deadlines
 from grading.instructor.course import (
     CLASSWORK,
     REPO,

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import nbformat
 
-from grading import lms
+from grading.instructor import lms
 from grading.instructor.course import NOTEBOOKS, chapters, intake_directory
 from grading.instructor.lms import HandIn
 from grading.instructor.screen import screen

@@ -5,7 +5,7 @@ from datetime import datetime, timezone
 import pytest
 from nbgrader.api import Gradebook
 
-from grading import deadlines
+from grading.instructor import deadlines
 
 DAY = 86400
 

@@ -6,7 +6,7 @@ from pathlib import Path, PurePosixPath
 
 import pytest
 
-from grading import lms
+from grading.instructor import lms
 
 CHAPTER = "02_pooling"
 
