@@ -3,7 +3,6 @@
 answers: solution
 layer: checker (it crosses the wire as an Opaque, which equals nothing)
 loses: test_linear_fig_f1 test_linear_no_bias_batched test_ffnn_worked test_ffnn_activation
-says: returned a Opaque
 """
 # %% linear
 Impostor = type("Impostor", (), {
