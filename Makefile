@@ -5,13 +5,13 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: all env browser sandbox release example-class book test bench gpu-check mutation clean
+.PHONY: all env browser sandbox release student-release example-class book test bench gpu-check mutation clean
 .DEFAULT_GOAL := all
 
 all: sandbox release example-class book
 	@echo
 	@echo "Website:        _build/html/index.html"
-	@echo "Example class:  classwork/example/<chapter>/grades.csv and feedback/"
+	@echo "Example class:  classwork/example/<chapter>/<chapter>/grades.csv and feedback/"
 
 $(STAMP): requirements.txt reference/pyproject.toml autograder/pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -23,6 +23,13 @@ env: $(STAMP)
 # Student notebooks: nbgrader generate_assignment for every chapter (solutions/ -> notebooks/).
 release: env
 	$(BIN)/python -m grading.instructor.release
+
+# The student repository: the student notebooks, the test cells' helpers and a seqmodels without answers
+# (grading/instructor/student_release.py; chapters listed in autograder/student_release.json ship theirs).
+# Push STUDENT_RELEASE as its own repository; a clone of it there keeps its .git across rebuilds.
+STUDENT_RELEASE ?= _build/student-release
+student-release: release
+	$(BIN)/python -m grading.instructor.student_release $(STUDENT_RELEASE)
 
 # The bundled example class, graded by nbgrader into classwork/example/.
 example-class: env sandbox
@@ -48,7 +55,7 @@ sandbox:
 	  echo "bubblewrap not installed: answers will be graded without the OS sandbox."
 
 test: env browser sandbox
-	$(BIN)/python -m pytest tests solutions --nbval-lax
+	$(BIN)/python -m pytest tests
 
 # Every throughput benchmark on the fastest device here (CUDA, then MPS, then the CPU), each printing its
 # table and writing bench/results/<script>-<device>.json (on CUDA the tasks run at the GPU scale, against

@@ -63,7 +63,7 @@ def plain(chapter: str, folder: Path, workdir: Path) -> None:
     shutil.copytree(folder, intake_directory(workdir))
     nbgrader("autograde", chapter, "--force", *stock, *options)
     nbgrader("generate_feedback", chapter, "--force", *options)
-    nbgrader("export", f"--to={workdir / 'grades.csv'}", *options)
+    nbgrader("export", "--exporter=nbgrader.plugins.CsvExportPlugin", f"--to={workdir / 'grades.csv'}", *options)
 
 
 def timed_autograde(durations: list[float]):
@@ -104,7 +104,8 @@ def bench_chapter(chapter: str, students: int, jobs: int, root: Path) -> dict:
         if wrapped:
             harness._autograde = wrapped[0]
 
-    plain_scores, harness_scores = scores(root / "plain" / "grades.csv"), scores(root / "harness" / "grades.csv")
+    plain_scores = scores(root / "plain" / "grades.csv")
+    harness_scores = scores(root / "harness" / chapter / "grades.csv")
     mismatches = {s: (plain_scores.get(s), harness_scores.get(s)) for s in sorted(plain_scores.keys() | harness_scores)
                   if plain_scores.get(s) != harness_scores.get(s)}
     return {"chapter": chapter, "notebooks": students, "plain_s": plain_s, "harness_s": harness_s,

@@ -19,12 +19,17 @@ everything as it is):
 
 Figures are drawn at twice the resolution (``retina``): sharp on phones and high-density screens.
 
-Usage: python book/make_pages.py   (writes book/chapters/<chapter>.ipynb)
+Usage: python book/make_pages.py [--jobs 2]   (writes book/chapters/<chapter>.ipynb)
+
+Notebooks whose outputs are not cached are executed ``--jobs`` at a time, the cores shared
+between them (``OMP_NUM_THREADS``); pages whose content is unchanged are not rewritten.
 """
-import hashlib
+import argparse
 import os
 import re
 import sys
+import time
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
 import nbformat
@@ -33,6 +38,7 @@ from nbclient.exceptions import CellExecutionError
 from nbgrader.preprocessors import ClearHiddenTests, ClearSolutions
 from pybtex.database import parse_file
 
+from grading.instructor import freshness
 from grading.instructor.course import REPO, SOLUTIONS, chapters
 
 PAGES = REPO / "book" / "chapters"
@@ -48,20 +54,30 @@ QUESTION = re.compile(r"^\*\*Question (\d+) \((\d+) points?\)\.\*\*\s*(.*?)(?=\n
 ALGORITHM_TITLE = re.compile(r"\A\*\*(.+?)\*\*\s*\n")
 SOURCES = "## Sources"
 ITALIC = re.compile(r"\*([^*\n][^*]*?)\*")
+OVERWRITTEN = re.compile(r"[^\n]*\r(?!\n)")  # a line's text up to its last carriage return (not a \r\n line end)
 
 
 def _fingerprint(notebook: Path) -> str:
-    """Hash of the notebook, of the way it is run, and of every source file it can import from this repository."""
-    digest = hashlib.sha256(notebook.read_bytes() + " ".join(KERNEL_OPTIONS).encode())
-    for package in (REPO / "reference", REPO / "autograder"):
-        for path in sorted(package.rglob("*.py")):
-            digest.update(str(path.relative_to(REPO)).encode() + path.read_bytes())
-    return digest.hexdigest()[:16]
+    """The notebook, the way it is run, and everything it can import from this repository or install."""
+    code = [REPO / "reference" / "seqmodels", REPO / "autograder" / "grading" / "student", REPO / "requirements.txt"]
+    return freshness.fingerprint(notebook, " ".join(KERNEL_OPTIONS).encode(), *code)
+
+
+class NotebookFailed(RuntimeError):
+    """A solution notebook raised an error while it was executed for its page."""
+
+
+def _shown(notebook: Path) -> Path:
+    return notebook.relative_to(REPO) if notebook.is_relative_to(REPO) else notebook
+
+
+def _cached(notebook: Path) -> Path:
+    return CACHE / f"{notebook.stem}-{_fingerprint(notebook)}.ipynb"
 
 
 def executed(notebook: Path) -> nbformat.NotebookNode:
     """The notebook with fresh outputs, from the cache when nothing it depends on has changed."""
-    cached = CACHE / f"{notebook.stem}-{_fingerprint(notebook)}.ipynb"
+    cached = _cached(notebook)
     if cached.exists():
         return nbformat.read(cached, as_version=4)
     nb = nbformat.read(notebook, as_version=4)
@@ -70,12 +86,43 @@ def executed(notebook: Path) -> nbformat.NotebookNode:
         NotebookClient(nb, timeout=600, kernel_name="python3", extra_arguments=KERNEL_OPTIONS,
                        resources={"metadata": {"path": str(notebook.parent)}}).execute()
     except CellExecutionError as error:
-        sys.exit(f"{notebook.relative_to(REPO)} failed while making its web page:\n{error}")
+        raise NotebookFailed(f"{_shown(notebook)} failed while it was executed for its web page:\n{error}") from None
     CACHE.mkdir(parents=True, exist_ok=True)
     for stale in CACHE.glob(f"{notebook.stem}-*.ipynb"):
         stale.unlink()
     nbformat.write(nb, cached)
     return nb
+
+
+def _timed_execution(notebook: Path) -> float:
+    start = time.perf_counter()
+    executed(notebook)
+    return time.perf_counter() - start
+
+
+def execute_all(notebooks: list[Path], jobs: int) -> dict[Path, str]:
+    """Execute the notebooks whose outputs are not cached, ``jobs`` kernels at a time sharing the cores
+    (``OMP_NUM_THREADS``); the failures, with their errors."""
+    stale = [notebook for notebook in notebooks if not _cached(notebook).exists()]
+    threads = os.environ.get("OMP_NUM_THREADS")
+    if jobs > 1 and len(stale) > 1:
+        os.environ["OMP_NUM_THREADS"] = str(max(1, (os.cpu_count() or 1) // jobs))  # read by each new kernel
+    failures = {}
+    try:
+        with ThreadPoolExecutor(max(1, jobs)) as pool:  # each kernel is a process: the threads only wait for it
+            runs = {pool.submit(_timed_execution, notebook): notebook for notebook in stale}
+            for run in as_completed(runs):
+                try:
+                    print(f"executed {_shown(runs[run])} in {run.result():.0f} s", flush=True)
+                except NotebookFailed as error:
+                    failures[runs[run]] = str(error)
+                    print(f"{_shown(runs[run])} FAILED", flush=True)
+    finally:
+        if threads is None:
+            os.environ.pop("OMP_NUM_THREADS", None)
+        else:
+            os.environ["OMP_NUM_THREADS"] = threads
+    return failures
 
 
 def box(title: str, body: str, kind: str, collapsed: bool = False) -> str:
@@ -144,22 +191,32 @@ def reader_markdown(cell: nbformat.NotebookNode, references) -> str:
     return text.strip()
 
 
-def merged_streams(outputs: list) -> list:
-    """The outputs without live widgets, each run of printed lines in one box (a training log, not a box per epoch).
-
-    Live widgets (tqdm's bars) need a kernel and a CDN; the epoch lines they separated remain.
-    """
-    merged = []
+def _joined(outputs: list) -> list:
+    """The outputs with each run of printed text on the same stream (stdout or stderr) in one output."""
+    joined = []
     for output in outputs:
-        if WIDGET_VIEW in output.get("data", {}):
-            continue
-        previous = merged[-1] if merged else None
+        previous = joined[-1] if joined else None
         if output.output_type == "stream" and previous and previous.output_type == "stream" \
                 and previous.name == output.name:
             previous.text += output.text
         else:
-            merged.append(output)
-    return merged
+            joined.append(output)
+    return joined
+
+
+def merged_streams(outputs: list) -> list:
+    """The outputs without progress bars, each run of printed lines in one box (a training log, not a box per epoch).
+
+    A progress bar needs a kernel to move: tqdm's widget (a kernel with ipywidgets) is dropped, and so is
+    its text bar (a kernel without), which redraws one line after carriage returns and blanks it when it
+    closes; the text keeps what a terminal would show of each line. The epoch lines printed between the
+    bars remain, in one box.
+    """
+    printed = _joined([output for output in outputs if WIDGET_VIEW not in output.get("data", {})])
+    for output in printed:
+        if output.output_type == "stream":
+            output.text = OVERWRITTEN.sub("", output.text)
+    return _joined([output for output in printed if output.output_type != "stream" or output.text.strip()])
 
 
 def show_diagrams_as_files(cell: nbformat.NotebookNode) -> None:
@@ -200,12 +257,21 @@ def page(notebook: Path) -> nbformat.NotebookNode:
     return nb
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description="Make the website's chapter pages from the solution notebooks.")
+    parser.add_argument("--jobs", type=int, default=2, help="notebooks executed at once (default 2)")
+    args = parser.parse_args(argv)
+    notebooks = [notebook for chapter in chapters() for notebook in sorted((SOLUTIONS / chapter).glob("*.ipynb"))]
+    if failures := execute_all(notebooks, args.jobs):
+        sys.exit("\n\n".join(failures.values()))
     PAGES.mkdir(parents=True, exist_ok=True)
-    for chapter in chapters():
-        for notebook in sorted((SOLUTIONS / chapter).glob("*.ipynb")):
-            nbformat.write(page(notebook), PAGES / notebook.name)
-            print(f"page book/chapters/{notebook.name} from {notebook.relative_to(REPO)}")
+    for notebook in notebooks:
+        target = PAGES / notebook.name
+        text = nbformat.writes(page(notebook))
+        if target.is_file() and target.read_text() == text:
+            continue  # an unchanged file keeps its time, so Sphinx does not read it again
+        target.write_text(text)
+        print(f"page book/chapters/{notebook.name} from {notebook.relative_to(REPO)}")
 
 
 if __name__ == "__main__":

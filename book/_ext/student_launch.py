@@ -5,13 +5,43 @@ the repository and has lost nbgrader's metadata. After sphinx-book-theme has bui
 this rewrites the launch buttons (Binder, JupyterHub, Colab) to open
 notebooks/<chapter>/<chapter>.ipynb, the notebook a student works in, and points the download
 buttons at a copy of that notebook, which it puts into the built site at the same path.
+
+A student notebook that gives an earlier chapter's answers as a tool (chapter 06 gives chapter
+05's LSTM) is held back as the student release holds it back (grading.instructor.student_release):
+until those answers are released (autograder/student_release.json), its page has no download or
+launch button and the site holds no copy of it, since the website is public.
 """
+from functools import cache
 import shutil
 from pathlib import Path
 from urllib.parse import quote, quote_plus
 
 PAGES = "book/chapters/"
 DOWNLOADS = ("download-notebook-button", "download-source-button")
+
+
+@cache
+def held_back() -> frozenset[str]:
+    """Chapters whose student notebook shows answers not yet released."""
+    from grading.instructor.course import chapters
+    from grading.instructor.release import secret_lines
+    from grading.instructor.student_release import configured_answers
+    from grading.instructor.student_release import held_back as held
+
+    return frozenset(held(set(configured_answers()), {chapter: secret_lines(chapter) for chapter in chapters()}))
+
+
+def _without_notebook_buttons(buttons: list) -> list:
+    kept = []
+    for button in buttons:
+        if button.get("label") in DOWNLOADS or button.get("url", "").startswith("http"):
+            continue
+        if "buttons" in button:
+            button["buttons"] = _without_notebook_buttons(button["buttons"])
+            if not button["buttons"]:
+                continue
+        kept.append(button)
+    return kept
 
 
 def student_notebook(pagename: str) -> str:
@@ -44,7 +74,9 @@ def _deduplicated(buttons: list) -> list:
 
 
 def retarget_buttons(app, pagename, templatename, context, doctree) -> None:
-    if pagename.startswith(PAGES):
+    if pagename.startswith(PAGES) and pagename.removeprefix(PAGES) in held_back():
+        context["header_buttons"] = _without_notebook_buttons(context.get("header_buttons", []))
+    elif pagename.startswith(PAGES):
         student = student_notebook(pagename)
         buttons = context.get("header_buttons", [])
         _retarget(buttons, f"{pagename}.ipynb", student, context["pathto"](student, 1))
@@ -56,7 +88,7 @@ def copy_student_notebooks(app, exception) -> None:
     if exception is not None or app.builder.format != "html":
         return
     for pagename in app.env.found_docs:
-        if pagename.startswith(PAGES):
+        if pagename.startswith(PAGES) and pagename.removeprefix(PAGES) not in held_back():
             student = student_notebook(pagename)
             target = Path(app.outdir) / student
             target.parent.mkdir(parents=True, exist_ok=True)

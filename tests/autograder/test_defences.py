@@ -47,7 +47,7 @@ def run_a_program():
 
 
 def _answers(**forbidden) -> Answers:
-    return Answers([("probes", "import torch\n" + PROBES, True)], forbidden, "seqmodels", PRIVATE_PACKAGES,
+    return Answers([("probes", "import torch\n" + PROBES, "answer")], forbidden, "seqmodels", PRIVATE_PACKAGES,
                    load_timeout=60)
 
 
@@ -183,6 +183,6 @@ def test_only_definitions_of_the_notebooks_other_cells_reach_the_worker():
     student = new_notebook(cells=[new_code_cell("import torch\ntorch.allclose = lambda *a, **k: True\n"
                                                 "def helper():\n    return 1\nprint(open('/etc/passwd').read())")])
     solution = nbformat.v4.new_notebook()
-    [(_, source, is_answer)] = answer_program(student, solution)
-    assert not is_answer and "def helper" in source and "import torch" in source
+    [(_, source, kind)] = answer_program(student, solution)
+    assert kind == "given" and "def helper" in source and "import torch" in source
     assert "allclose" not in source and "open(" not in source

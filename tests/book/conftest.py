@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from grading.instructor.course import REPO
+from grading.instructor.course import REPO, SOLUTIONS, chapters
+from tests.book.pages import make_pages
 
 BIN = Path(sys.executable).parent
 
@@ -20,7 +21,16 @@ def build(out: Path, config: Path = REPO / "_config.yml") -> Path:
 
 
 @pytest.fixture(scope="session")
-def pages_made() -> None:
+def executions() -> dict[Path, str]:
+    """Every solution notebook executed top to bottom in a fresh kernel, two at a time (cached by content,
+    as for the website): the notebooks that failed, with their errors."""
+    notebooks = [notebook for chapter in chapters() for notebook in sorted((SOLUTIONS / chapter).glob("*.ipynb"))]
+    return make_pages.execute_all(notebooks, jobs=2)
+
+
+@pytest.fixture(scope="session")
+def pages_made(executions) -> None:
+    assert not executions, "a chapter failed to execute; see test_notebooks_run.py"
     subprocess.run([sys.executable, "book/make_pages.py"], cwd=REPO, check=True)
 
 

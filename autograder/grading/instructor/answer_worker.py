@@ -105,12 +105,12 @@ class AnswerPeer(Peer):
             self.watchers[None] = CallWatcher((), reference, threads=False)
         _PRIVATE_PACKAGES.update(message["private_packages"])
         failed = []
-        for label, source, is_answer in message["chunks"]:
+        for label, source, kind in message["chunks"]:
             try:
                 with _quiet():
                     exec(compile(source, f"<{label}>", "exec"), self.namespace)  # noqa: S102 - the answers
             except BaseException as error:  # noqa: BLE001 - SystemExit too: the cell failed, the rest still loads
-                if is_answer:  # a demo's definitions may need the course's packages, which are not here
+                if kind != "given":  # a demo's definitions may need the course's packages, which are not here
                     failed.append([label, f"{type(error).__name__}: {_text(error)}"])
         names = [name for name, value in self.namespace.items() if callable(value) and not name.startswith("__")]
         return {"names": names, "failed": failed}

@@ -44,10 +44,14 @@ class AnswerCrashed(RuntimeError):
     """The worker stopped (a crash, os._exit(), exhausted memory) while running the student's code."""
 
 
+class SetupFailed(RuntimeError):
+    """The instructor's setup or read-only cells failed: no test can be graded, and no student is to blame."""
+
+
 class Answers:
     """The sandboxed worker holding one student's answer cells."""
 
-    def __init__(self, chunks: list[tuple[str, str, bool]], forbidden: dict[str, tuple[str, ...]], reference_package: str,
+    def __init__(self, chunks: list[tuple[str, str, str]], forbidden: dict[str, tuple[str, ...]], reference_package: str,
                  private_packages: list[str], memory_mb: int = 0, load_timeout: float = 120):
         self.chunks = [list(c) for c in chunks]
         self.settings = {"forbidden": {k: list(v) for k, v in forbidden.items()},
@@ -96,11 +100,15 @@ class Answers:
         self.failures.update(dict(reply["failed"]))
 
     def start(self) -> None:
-        """Start the worker and load the chunks one by one; one that hangs or stops it is left out, the rest load."""
+        """Start the worker and load the chunks one by one; one that hangs or stops it is left out, the rest load.
+
+        Chunks are (label, source, role): ``answer``, ``locked`` (the instructor's read-only cells, which
+        must load: SetupFailed otherwise) or ``given`` (definitions from the student's other cells).
+        """
         self._spawn()
         loaded: list[list] = []
         for chunk in self.chunks:
-            label, _, is_answer = chunk
+            label, _, kind = chunk
             if label in self.skipped:
                 continue
             try:
@@ -108,12 +116,18 @@ class Answers:
                 loaded.append(chunk)
             except (AnswerTimeout, PipeClosed, RemoteError, OSError) as error:
                 self.close()
+                if kind == "locked":
+                    raise SetupFailed(f"the {label} cell did not load in the answer worker: "
+                                      f"{_why_stopped(error, self.load_timeout)}") from error
                 self.skipped.add(label)
-                if is_answer:
+                if kind == "answer":
                     self.failures[label] = _why_stopped(error, self.load_timeout)
                 self._spawn()
                 if loaded:
                     self._load(loaded)
+            if kind == "locked" and label in self.failures:
+                self.close()
+                raise SetupFailed(f"the {label} cell raised in the answer worker: {self.failures[label]}")
 
     def call(self, name: str, args: tuple, kwargs: dict) -> Any:
         """``name(*args, **kwargs)`` in the worker; restarts it first if an earlier call killed it."""
@@ -140,7 +154,11 @@ class Answers:
         self.process = None
 
     def __enter__(self) -> "Answers":
-        self.start()
+        try:
+            self.start()
+        except BaseException:
+            self.__exit__()
+            raise
         return self
 
     def __exit__(self, *exc: Any) -> None:

@@ -30,10 +30,12 @@ import nbformat
 
 BEGIN_HIDDEN, END_HIDDEN = "### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS"
 LOAD_TIME_LIMIT = 60  # seconds at least for the worker to start and load the answer cells
+SETUP_FAILED = 3  # the exit status when the instructor's setup failed: no verdicts, and nobody's fault
 PRIVATE_PACKAGES = ["grading", "seqmodels"]  # never importable by answers (the sandbox does not show them)
 _SEEDING = ("manual_seed", "seed")  # calls whose seed a hidden test's inputs come from
 _DEFINITIONS = (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 _GIVEN_STATEMENTS = (*_DEFINITIONS, ast.Assign, ast.AnnAssign, ast.AugAssign)
+_NO_GRADIENT = "does not require grad and does not have a grad_fn"  # backward() on a tensor outside autograd
 
 
 @dataclass
@@ -78,18 +80,28 @@ def _is_seeding(statement: ast.stmt) -> bool:
             and isinstance(statement.value.func, ast.Attribute) and statement.value.func.attr in _SEEDING)
 
 
+def graded_functions(solution: nbformat.NotebookNode) -> list[ast.FunctionDef]:
+    """The chapter's graded functions, as the answer cells of its solution notebook define them (the
+    syllabus's names and signatures): the functions the checker stands in for with the student's."""
+    return [statement for cell in solution.cells if role(cell) == "answer"
+            for statement in _statements(cell.source, (ast.FunctionDef,))]
+
+
 def _private_import(statement: ast.stmt) -> bool:
     if isinstance(statement, ast.Import):
         return any(a.name.split(".")[0] in PRIVATE_PACKAGES for a in statement.names)
     return isinstance(statement, ast.ImportFrom) and (statement.module or "").split(".")[0] in PRIVATE_PACKAGES
 
 
-def answer_program(student: nbformat.NotebookNode, solution: nbformat.NotebookNode) -> list[tuple[str, str, bool]]:
-    """The code the worker loads: (label, source, is an answer) chunks in the notebook's order.
+def answer_program(student: nbformat.NotebookNode, solution: nbformat.NotebookNode) -> list[tuple[str, str, str]]:
+    """The code the worker loads: (label, source, role) chunks, the instructor's read-only cells first.
 
     The instructor's setup and read-only cells (without their imports of the course's
-    packages), each answer cell whole, and only the definitions (imports, functions,
-    classes) of every other code cell - demos and examples do not run.
+    packages, role ``locked``), then in the notebook's order each answer cell whole
+    (``answer``) and only the definitions (imports, functions, classes) of every other code
+    cell (``given``) - demos and examples do not run. The read-only cells load before any
+    code of the student's, so that their failing is the grading environment's
+    (:class:`~grading.instructor.answers.SetupFailed`), never a student's doing.
     """
     given = {_grade_id(c): c.source for c in solution.cells if role(c) == "locked" and _grade_id(c)}
     answers = {_grade_id(c) for c in solution.cells if role(c) == "answer"}
@@ -99,14 +111,16 @@ def answer_program(student: nbformat.NotebookNode, solution: nbformat.NotebookNo
         if kind in ("markdown", "test"):
             continue
         if kind == "answer" and grade_id in answers:
-            chunks.append((grade_id, _without_magics(cell.source), True))
+            chunks.append((grade_id, _without_magics(cell.source), "answer"))
             continue
-        source, kinds = (given[grade_id], None) if kind == "locked" and grade_id in given else (cell.source, _DEFINITIONS)
+        locked = kind == "locked" and grade_id in given
+        source, kinds = (given[grade_id], None) if locked else (cell.source, _DEFINITIONS)
         statements = _statements(source, kinds or (ast.stmt,))
         kept = [s for s in statements if not _private_import(s) and (kinds is None or isinstance(s, kinds))]
         if kept:
-            chunks.append((grade_id or f"cell {index + 1}", ast.unparse(ast.Module(kept, type_ignores=[])), False))
-    return chunks
+            chunks.append((grade_id or f"cell {index + 1}", ast.unparse(ast.Module(kept, type_ignores=[])),
+                           "locked" if locked else "given"))
+    return sorted(chunks, key=lambda chunk: chunk[2] != "locked")  # stable: the notebook's order otherwise
 
 
 def _segments(source: str) -> list[tuple[bool, str]]:
@@ -171,8 +185,11 @@ class Checker:
             exec(code, self.namespace)  # noqa: S102 - the instructor's notebook
 
     def prepare(self) -> None:
-        """The instructor's notebook up to its tests: setup and read-only cells, definitions of the others."""
-        from grading.instructor.answers import RemoteFunction
+        """The instructor's notebook up to its tests: setup and read-only cells, definitions of the others.
+
+        A read-only cell that fails (an import, say) raises SetupFailed: no test could pass without it.
+        """
+        from grading.instructor.answers import AnswerError, RemoteFunction, SetupFailed
 
         self.answers.callable = False  # an example that calls an answer is skipped, not run
         for cell in self.solution.cells:
@@ -184,8 +201,12 @@ class Checker:
                 for statement in _statements(cell.source, (ast.stmt,) if kind == "locked" else _GIVEN_STATEMENTS):
                     try:
                         self._run(compile(ast.Module([statement], type_ignores=[]), "<given>", "exec"), self.cell_s)
-                    except Exception:  # noqa: BLE001 - an example that calls an answer, say
+                    except AnswerError:  # an example that calls an answer
                         pass
+                    except Exception as error:  # noqa: BLE001 - the instructor's code failed: say which and why
+                        if kind == "locked":
+                            raise SetupFailed(f"the {_grade_id(cell)} cell of the instructor's notebook raised "
+                                              f"{type(error).__name__}: {_text(error)}") from error
         self.answers.callable = True
         self.output.take()
         if "matplotlib.pyplot" in sys.modules:  # figures a given cell opened
@@ -196,11 +217,15 @@ class Checker:
             pieces = [(hidden, _compile(code, hidden, label)) for hidden, code in _segments(source)]
         except SyntaxError:  # markers inside a block: run it whole, and say nothing about what failed
             pieces = [(True, _compile(source, True, label))]
+        from grading.instructor.answers import SetupFailed
+
         deadline, shown = time.monotonic() + self.cell_s, ""
         for hidden, code in pieces:
             try:
                 self._run(code, max(0.0, deadline - time.monotonic()))
-            except BaseException as error:  # noqa: BLE001 - every failure is a verdict
+            except SetupFailed:  # the answers could not be reloaded: nobody's fault a verdict could blame
+                raise
+            except BaseException as error:  # noqa: BLE001 - every other failure is a verdict
                 printed = self.output.take()
                 return self._failure(error, hidden, shown + ("" if hidden else printed))
             printed = self.output.take()
@@ -215,6 +240,11 @@ class Checker:
                                                          f"{self.cell_s:g} s (an endless loop?)")
         if isinstance(error, AnswerCrashed):
             return Verdict(False, shown, "AnswerCrashed", str(error))
+        if _NO_GRADIENT in _text(error):  # PyTorch's words for it say nothing of the answer
+            return Verdict(False, shown, "NoGradient", ("a hidden test of this cell failed: " if hidden else "")
+                           + "the test calls .backward() on what your function returned, but no gradient can flow "
+                             "back through it: it was computed outside autograd (.detach(), .item(), .tolist(), "
+                             ".numpy() or torch.tensor() of computed values)")
         if not hidden:
             return Verdict(False, shown, type(error).__name__, _text(error))
         hint = getattr(error, "hint", "")
@@ -272,8 +302,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--salt", type=int, default=int(os.environ.get("GRADING_SALT", "0")))
     args = parser.parse_args(argv)
     os.environ.setdefault("MPLBACKEND", "Agg")
-    result = check(args.chapter, nbformat.read(args.notebook, as_version=4), args.cell_time_limit,
-                   args.memory_limit, args.salt)
+    from grading.instructor.answers import SetupFailed
+
+    try:
+        result = check(args.chapter, nbformat.read(args.notebook, as_version=4), args.cell_time_limit,
+                       args.memory_limit, args.salt)
+    except SetupFailed as error:
+        print(error, file=sys.stderr)
+        return SETUP_FAILED
     args.out.write_text(json.dumps(result))
     return 0
 

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import nbformat
 
+from grading.instructor import export, flags, freshness
 from grading.instructor.course import CLASSWORK, NOTEBOOKS, REPO, SOLUTIONS, chapters
 from grading.instructor.grade import grade
 
@@ -90,21 +91,35 @@ def grade_class(chapter: str, workdir: Path, progress: bool = False) -> Path:
     for student in load_students(chapter):
         build_submission(student, chapter, incoming)
     grade(chapter, incoming, workdir, force=True, progress=progress)
-    return workdir / "grades.csv"
+    return flags.chapter_folder(workdir, chapter) / export.GRADES
+
+
+def _inputs(chapter: str, workdir: Path) -> str:
+    """Everything a chapter's grades depend on: its notebooks, its students, the grading and reference code."""
+    code = [REPO / "autograder" / "grading", REPO / "reference" / "seqmodels", REPO / "requirements.txt",
+            REPO / "nbgrader_config.py", REPO / "autograder" / "nbgrader_config.py"]
+    return freshness.fingerprint(str(workdir.resolve()).encode(), SOLUTIONS / chapter, EXAMPLES / chapter, *code)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("chapters", nargs="*", help="chapters to grade (default: those with an example class)")
     parser.add_argument("--workdir", type=Path, default=CLASSWORK / "example", help="where submissions and grades go")
+    parser.add_argument("--force", action="store_true", help="grade again chapters unchanged since last time")
     args = parser.parse_args()
     for chapter in args.chapters or [c for c in chapters() if (EXAMPLES / c).is_dir()]:
+        step, digest = f"example-class-{chapter}", _inputs(chapter, args.workdir)
+        grades = flags.chapter_folder(args.workdir / chapter, chapter) / export.GRADES
+        if not args.force and freshness.unchanged(step, digest, grades):
+            print(f"Example class, chapter {chapter}: unchanged since it was last graded ({args.workdir / chapter})")
+            continue
         grades = grade_class(chapter, args.workdir / chapter, progress=True)
+        freshness.record(step, digest)
         print(f"\nExample class, chapter {chapter}: {grades.relative_to(REPO) if grades.is_relative_to(REPO) else grades}")
         summaries = {s.student_id: s.summary for s in load_students(chapter)}
         with grades.open() as handle:
             for row in csv.DictReader(handle):
-                print(f"  {row['student_id']:<16} {float(row['raw_score']):5.1f} / {float(row['max_score']):4.1f}"
+                print(f"  {row['student_id']:<16} {float(row['autograded_score']):5.1f} autograded"
                       f"  {summaries.get(row['student_id'], '')}")
         print(f"  feedback: {args.workdir / chapter / 'feedback'}/<student>/{chapter}/*.html")
 

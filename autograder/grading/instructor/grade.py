@@ -9,7 +9,10 @@ and every verdict is computed outside it. Students already graded are skipped un
 ``--force``, so an interrupted run resumes. A submission that cannot be graded (empty,
 not a notebook, another chapter's notebook, over the time limit) scores 0 and gets a
 feedback page that says why; every other student is graded normally. Answers are screened
-before they run (grading.instructor.screen).
+before they run (grading.instructor.screen). What the intake and the screens flag is kept
+(grading.instructor.flags), and the chapter's grades, with a status per student of the class,
+go to ``<workdir>/<chapter>/`` (grading.instructor.export). If the instructor's own setup cell
+fails, the run stops with "setup failed": nobody is given 0 for it.
 """
 import argparse
 import hashlib
@@ -27,7 +30,7 @@ import nbformat
 from nbgrader.api import Gradebook, MissingEntry
 from tqdm import tqdm
 
-from grading.instructor import deadlines
+from grading.instructor import deadlines, export, flags
 from grading.instructor.course import (
     CLASSWORK,
     REPO,
@@ -36,7 +39,7 @@ from grading.instructor.course import (
     nbgrader_environment,
     workdir_options,
 )
-from grading.instructor.verdicts import report_notes
+from grading.instructor.verdicts import SETUP_FAILURE, report_notes
 from grading.instructor.lms import LAYOUTS, TIMESTAMP
 from grading.instructor.submissions import Submission, collect, prepare, writes_into
 from grading.instructor.worker import Worker, WorkerTimeout
@@ -55,9 +58,17 @@ class Limits:
 @dataclass
 class Outcome:
     submission: Submission
-    status: str  # "graded", "skipped" (graded before), "failed"
-    score: float = 0.0
-    max_score: float = 0.0
+    status: str  # what this run did: "graded", "skipped" (graded before, unchanged), "failed"
+    row: export.Row | None = None  # the student's row of the chapter's grades
+
+    @property
+    def score(self) -> float:
+        """The points before any late penalty (0 for a hand-in that could not be graded)."""
+        return self.row.raw if self.row and self.row.raw is not None else 0.0
+
+    @property
+    def max_score(self) -> float:
+        return self.row.max_score if self.row else 0.0
 
 
 def _fingerprint(text: str) -> str:
@@ -147,6 +158,11 @@ def _autograde(chapter: str, student: str, workdir: Path, limits: Limits, worker
                               *workdir_options(workdir), timeout=limits.notebook_s)
     except WorkerTimeout:
         return f"the notebook ran longer than the time limit of {limits.notebook_s} s"
+    if not ok and SETUP_FAILURE in log:
+        why = next(line for line in log.splitlines() if SETUP_FAILURE in line)
+        raise GradingError(f"grading stopped, {why[why.index(SETUP_FAILURE):]} (while grading {student}).\n"
+                           "Nobody was given a score for it. The instructor's notebook must run here "
+                           f"(.venv/bin/pytest --nbval-lax solutions/{chapter}); fix that and run the command again.")
     if not ok:
         errors = [line for line in log.splitlines() if "ERROR" in line and "Traceback" not in line]
         return "nbgrader could not grade it: " + (errors[0].split("]", 1)[-1].strip() if errors else "unknown error")
@@ -189,10 +205,9 @@ def _record_zero(workdir: Path, chapter: str, student: str) -> None:
         gradebook.db.commit()
 
 
-def _scores(workdir: Path, chapter: str) -> dict[str, tuple[float, float]]:
+def _rows(workdir: Path, chapter: str) -> dict[str, export.Row]:
     with Gradebook(f"sqlite:///{workdir / 'gradebook.db'}") as gradebook:
-        assignment = gradebook.find_assignment(chapter)
-        return {s.student_id: (s.score, assignment.max_score) for s in assignment.submissions}
+        return {row.student_id: row for row in export.rows(gradebook, chapter, flags.load(workdir, chapter))}
 
 
 def grade(chapter: str, folder: Path, workdir: Path = CLASSWORK, jobs: int = 2, force: bool = False,
@@ -211,16 +226,20 @@ def grade(chapter: str, folder: Path, workdir: Path = CLASSWORK, jobs: int = 2, 
         to_grade = [s for s in submissions if _import(s, chapter, workdir, force)]
         salt = _salt(workdir)
         reasons = pool.map(lambda s: _autograde(chapter, s.student, workdir, limits, workers, salt), to_grade)
-        for submission, reason in tqdm(zip(to_grade, reasons), total=len(to_grade), desc=f"grading {chapter}",
-                                       unit="notebook", disable=not progress):
-            outcomes[submission.student].status = "graded"
-            if reason:
+        try:
+            for submission, reason in tqdm(zip(to_grade, reasons), total=len(to_grade), desc=f"grading {chapter}",
+                                           unit="notebook", disable=not progress):
+                outcomes[submission.student].status = "graded"
                 submission.fatal = reason
-            else:
-                submission.notes += _report_notes(workdir, chapter, submission.student)
+        except GradingError:  # the setup failed: grading the others would fail the same way
+            pool.shutdown(cancel_futures=True)
+            raise
         # feedback for everybody graded, now or before (written answers may have been graded since)
         with_feedback = [s.student for s in submissions
                          if not s.fatal and (workdir / "autograded" / s.student / chapter).is_dir()]
+        for submission in submissions:
+            if submission.student in with_feedback:
+                submission.notes += _report_notes(workdir, chapter, submission.student)
         list(pool.map(lambda student: workers.check("generate_feedback", chapter, f"--student={student}", "--force",
                                                     *options), with_feedback))
         for submission in submissions:
@@ -228,22 +247,34 @@ def grade(chapter: str, folder: Path, workdir: Path = CLASSWORK, jobs: int = 2, 
                 outcomes[submission.student].status = "failed"
                 _record_zero(workdir, chapter, submission.student)
                 _write_failure_feedback(workdir, chapter, submission.student, submission.fatal)
-        workers.check("export", f"--to={workdir / 'grades.csv'}", *options)
-    for student, (score, maximum) in _scores(workdir, chapter).items():
-        if student in outcomes:
-            outcomes[student].score, outcomes[student].max_score = score, maximum
+        flags.record(workdir, chapter, {s.student: (s.fatal, s.notes) for s in submissions})
+        workers.check("export", f"--assignment={chapter}", *options)
+    rows = _rows(workdir, chapter)
+    for student, outcome in outcomes.items():
+        outcome.row = rows.get(student)
     return [outcomes[s.student] for s in submissions]
+
+
+def _pending(outcome: Outcome) -> list[str]:
+    """What the score does not count yet, or took off."""
+    row, said = outcome.row, []
+    if row and row.awaiting:
+        said.append(f"{row.awaiting:g} points of written answers awaiting manual grading (counted as 0)")
+    if row and row.penalty:
+        said.append(f"late: -{row.penalty:g} points")
+    return said
 
 
 def summary(outcomes: list[Outcome]) -> str:
     lines = [f"{'student':<20} {'status':<8} {'score':>11}  notes"]
     for o in outcomes:
-        notes = "; ".join(([o.submission.fatal] if o.submission.fatal else []) + o.submission.notes)
+        notes = "; ".join(_pending(o) + ([o.submission.fatal] if o.submission.fatal else []) + o.submission.notes)
         lines.append(f"{o.submission.student:<20} {o.status:<8} {o.score:5.1f} / {o.max_score:<4.1f}  {notes}")
     count = {status: sum(o.status == status for o in outcomes) for status in ("graded", "skipped", "failed")}
     flagged = sum(o.submission.flagged for o in outcomes)
+    awaiting = sum(bool(o.row and o.row.awaiting) for o in outcomes)
     lines.append(f"\n{count['graded']} graded, {count['skipped']} unchanged since last time, {count['failed']} failed, "
-                 f"{flagged} flagged")
+                 f"{flagged} flagged, {awaiting} awaiting manual grading")
     return "\n".join(lines)
 
 
@@ -273,19 +304,26 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"{args.folder} is neither a folder nor a zip file of submissions")
     if problem := writes_into(args.folder, args.workdir):
         parser.error(f"{problem}: grading never writes into the submissions it reads; choose another --workdir")
+    workdir = args.workdir.resolve()
+    print(f"course: {REPO} (its solutions/ and notebooks/)\nwork folder: {workdir}")
+    if not Path.cwd().resolve().is_relative_to(REPO):
+        print(f"note: the current folder is not in that course: this environment grades with {REPO}'s notebooks; "
+              "run the copy's own environment to grade with the copy", file=sys.stderr)
     try:
-        deadlines.record(args.workdir.resolve(), args.chapter, args.due, args.late_penalty)
+        deadlines.record(workdir, args.chapter, args.due, args.late_penalty)
     except ValueError as error:
         parser.error(str(error))
     try:
-        outcomes = grade(args.chapter, args.folder.resolve(), args.workdir.resolve(), args.jobs, args.force,
+        outcomes = grade(args.chapter, args.folder.resolve(), workdir, args.jobs, args.force,
                          args.id_pattern, Limits(args.time_limit, args.cell_time_limit, args.memory_limit),
                          layout=args.lms)
     except GradingError as error:
         print(error, file=sys.stderr)
         return 1
     print(summary(outcomes))
-    print(f"\ngrades: {args.workdir / 'grades.csv'}\nfeedback: {args.workdir / 'feedback'}/<student>/{args.chapter}/")
+    grades = flags.chapter_folder(workdir, args.chapter)
+    print(f"\ngrades: {grades / export.GRADES} (for your LMS: {export.CANVAS}, {export.MOODLE} there)\n"
+          f"feedback: {workdir / 'feedback'}/<student>/{args.chapter}/")
     return 0
 
 

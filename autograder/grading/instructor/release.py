@@ -1,12 +1,16 @@
 """Generate the student notebooks (notebooks/<chapter>/) from the solutions with nbgrader.
 
-Usage: python -m grading.instructor.release [CHAPTER ...]
+Usage: python -m grading.instructor.release [CHAPTER ...] [--force]
+
+A chapter whose solutions and nbgrader configuration are unchanged since its last release is
+skipped (grading.instructor.freshness); ``--force`` releases it anyway.
 """
 import json
 import re
 import sys
 
-from grading.instructor.course import SOLUTIONS, chapters, nbgrader
+from grading.instructor import freshness
+from grading.instructor.course import NOTEBOOKS, REPO, SOLUTIONS, chapters, nbgrader
 
 _SECRET_REGION = re.compile(r"### BEGIN (SOLUTION|HIDDEN TESTS)\n(.*?)### END \1", re.DOTALL)
 
@@ -57,9 +61,20 @@ def leaked(secret: set[str], text: str) -> list[str]:
     return sorted(secret & {line.strip() for line in text.splitlines()})
 
 
+def _inputs(chapter: str) -> str:
+    configs = [REPO / "nbgrader_config.py", REPO / "autograder" / "nbgrader_config.py", REPO / "requirements.txt"]
+    return freshness.fingerprint(SOLUTIONS / chapter, *configs)
+
+
 def main(argv: list[str]) -> None:
-    for chapter in argv or chapters():
+    force = "--force" in argv
+    for chapter in [a for a in argv if a != "--force"] or chapters():
+        digest = _inputs(chapter)
+        if not force and freshness.unchanged(f"release-{chapter}", digest, NOTEBOOKS / chapter / f"{chapter}.ipynb"):
+            print(f"notebooks/{chapter}/ is up to date")
+            continue
         release(chapter)
+        freshness.record(f"release-{chapter}", digest)
         print(f"released notebooks/{chapter}/")
 
 

@@ -14,6 +14,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import traceback
 from pathlib import Path
 
 import nbformat
@@ -21,9 +22,10 @@ from nbformat.v4 import new_markdown_cell, new_output
 from nbgrader.preprocessors import NbGraderPreprocessor
 from traitlets import Integer
 
-from grading.instructor.checker import role
+from grading.instructor.checker import SETUP_FAILED, role
 
 REPORT_TAG = "grading-report"
+SETUP_FAILURE = "setup failed: "  # begins the error of a notebook whose instructor's setup did not run
 TAMPERING_KINDS = ("Blocked", "Forbidden")  # what the worker stopped, and forbidden calls it saw
 
 
@@ -50,12 +52,13 @@ class TrustedVerdicts(NbGraderPreprocessor):
         with tempfile.TemporaryDirectory(prefix="verdicts-") as folder:
             notebook, out = Path(folder) / "submission.ipynb", Path(folder) / "verdicts.json"
             nbformat.write(nb, notebook)
-            done = subprocess.run([sys.executable, "-m", "grading.instructor.checker", chapter, str(notebook),
-                                   "--out", str(out), "--cell-time-limit", str(self.cell_timeout),
-                                   "--memory-limit", str(self.memory_limit_mb)],
-                                  env={**os.environ, "GRADING_SALT": str(self.salt)}, capture_output=True, text=True)
-            if done.returncode != 0 or not out.is_file():
-                raise RuntimeError(f"the trusted checker failed:\n{done.stderr[-3000:]}")
+            argv = [chapter, str(notebook), "--out", str(out), "--cell-time-limit", str(self.cell_timeout),
+                    "--memory-limit", str(self.memory_limit_mb)]
+            returncode, stderr = run_checker(argv, {"GRADING_SALT": str(self.salt)}, Path(folder) / "checker.log")
+            if returncode == SETUP_FAILED:  # the harness stops the whole run on these words
+                raise RuntimeError(f"{SETUP_FAILURE}{stderr.strip()[-3000:]}")
+            if returncode != 0 or not out.is_file():
+                raise RuntimeError(f"the trusted checker failed:\n{stderr[-3000:]}")
             result = json.loads(out.read_text())
         verdicts = result["verdicts"]
         notes = [f"{label} did not run: {why}" for label, why in result["load_failures"]]
@@ -78,6 +81,41 @@ class TrustedVerdicts(NbGraderPreprocessor):
             notes.append("graded without the OS sandbox (bubblewrap is not available)")
         nb.cells.insert(0, _report_cell(notes))
         return nb, resources
+
+
+def run_checker(argv: list[str], env: dict[str, str], log: Path) -> tuple[int, str]:
+    """``python -m grading.instructor.checker ARGV`` with ``env`` added, in a process of its own: (exit status, stderr).
+
+    Where the system can fork, the process is a fork of this one, so a grading worker that
+    imported PyTorch once (grading.instructor.worker) does not pay for it again per notebook; the
+    checker is the instructor's code, and the student's answers still run only in the sandboxed
+    worker it starts. Elsewhere, a fresh interpreter.
+    """
+    if not hasattr(os, "fork"):
+        done = subprocess.run([sys.executable, "-m", "grading.instructor.checker", *argv], capture_output=True,
+                              text=True, env={**os.environ, **env})
+        return done.returncode, done.stderr
+    sys.stdout.flush()
+    sys.stderr.flush()
+    pid = os.fork()
+    if pid == 0:  # the checker: whatever happens, this process ends here, without the parent's exit handlers
+        code = 1
+        try:
+            sys.stdout = open(os.devnull, "w")
+            sys.stderr = open(log, "w")
+            os.environ.update(env)
+            from grading.instructor.checker import main
+
+            code = main(argv)
+        except SystemExit as stop:
+            code = stop.code if isinstance(stop.code, int) else 1
+        except BaseException:  # noqa: BLE001 - reported through the log, as a crashed interpreter would
+            traceback.print_exc()
+        finally:
+            sys.stderr.flush()
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    return os.waitstatus_to_exitcode(status), log.read_text() if log.is_file() else ""
 
 
 def _report_cell(notes: list[str]) -> nbformat.NotebookNode:

@@ -89,6 +89,11 @@ def _run(command: str, argv: list[str]) -> bool:
 
 
 def main() -> None:
+    # the trusted checker runs in a fork of this process (grading.instructor.verdicts): import
+    # PyTorch and the checker's modules once here, not once per notebook
+    import grading.instructor.answers  # noqa: F401
+    import grading.instructor.checker  # noqa: F401
+
     replies = sys.stdout
     for line in sys.stdin:
         log = io.StringIO()

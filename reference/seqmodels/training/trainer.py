@@ -10,6 +10,12 @@ them to the device.
     history = trainer.fit(loader, epochs=5, evaluate=lambda m: {"val_loss": ...})
     history.plot()
 
+While an epoch runs, a progress bar shows its batches, the running loss and tokens per second; when it
+ends, one line gives its metrics (``epoch 3/10  train loss 0.4123  validation accuracy 0.87  1.20 s  15,300
+tokens/s``). The bar is tqdm's widget in a Jupyter kernel that has ipywidgets (JupyterLab, Colab, VS Code)
+and its text bar elsewhere; the line goes to stdout, flushed, so a log or a pipe gets it at once, and a
+notebook keeps it in its outputs, where the website shows it (book/make_pages.py drops the bars).
+
 On CUDA the forward pass runs under bf16 autocast and batches come from pinned memory, and
 the losses are read back only every ``REFRESH_SECONDS`` (for the progress bar and the check
 for a diverging loss): reading a GPU value makes the CPU wait, and a wait at every step
@@ -23,7 +29,9 @@ all-reduce per epoch; the progress bar shows rank 0's shard). Evaluation runs on
 same weights, so every rank gets the same metrics; only rank 0 prints and saves checkpoints.
 """
 import math
+import sys
 import time
+import warnings
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,9 +39,15 @@ from typing import Any
 
 import torch
 from torch import nn
-from tqdm.auto import tqdm
+from tqdm import TqdmWarning
 
 from seqmodels.training import distributed
+
+with warnings.catch_warnings():
+    # tqdm.auto draws a widget in a Jupyter kernel with ipywidgets, else a text bar (which Jupyter also redraws
+    # in place); it warns about the missing ipywidgets, which a student cannot act on in the middle of a demo
+    warnings.simplefilter("ignore", TqdmWarning)
+    from tqdm.auto import tqdm as progress_bar
 
 Step = Callable[[nn.Module, Any], tuple[torch.Tensor, int | torch.Tensor]]
 REFRESH_SECONDS = 0.5  # how often the losses are read back while training
@@ -147,8 +161,17 @@ def read_numbers(values: Iterable[int | float | torch.Tensor]) -> list[int | flo
     return [next(read) if isinstance(v, torch.Tensor) else v for v in values]
 
 
+def epoch_line(row: dict[str, float], epochs: int) -> str:
+    """One epoch's row of the history as the trainer prints it: the epoch of ``epochs``, the losses and
+    metrics (in words, as on the learning curves), the seconds of training and the tokens per second."""
+    metrics = "  ".join(f"{name.replace('_', ' ')} {value:.4g}" for name, value in row.items()
+                        if name not in ("epoch", "seconds", "tokens_per_s"))
+    return f"epoch {row['epoch']}/{epochs}  {metrics}  {row['seconds']:.2f} s  {row['tokens_per_s']:,.0f} tokens/s"
+
+
 class Trainer:
-    """Trains ``model`` with ``step`` and Adam (or ``optimizer``), clipping the gradients' global norm."""
+    """Trains ``model`` with ``step`` and Adam (or ``optimizer``), clipping the gradients' global norm.
+    ``progress=False`` silences the progress bar and the epoch lines (for tests and benchmarks: a demo shows them)."""
 
     def __init__(self, model: nn.Module, step: Step, *, lr: float = 1e-3, optimizer: torch.optim.Optimizer | None = None,
                  device: str | torch.device | None = None, clip_norm: float | None = 1.0, seed: int = 0,
@@ -184,11 +207,12 @@ class Trainer:
         A loss that is not finite stops training with FloatingPointError (found when the losses are read).
         Under torchrun each rank trains on its shard of ``loader``'s batches."""
         loader = distributed.shard(loader)
+        last = len(self.history.rows) + epochs  # epochs count on from an earlier fit or a loaded checkpoint
         for _ in range(epochs):
             epoch = len(self.history.rows) + 1
             loss = EpochLoss(epoch)
             start = last_read = time.perf_counter()
-            bar = tqdm(loader, desc=f"epoch {epoch}", disable=not self.progress, leave=False)
+            bar = progress_bar(loader, desc=f"epoch {epoch}/{last}", disable=not self.progress, leave=False)
             for batch in bar:
                 loss.add(*self._train_step(batch))
                 if time.perf_counter() - last_read >= REFRESH_SECONDS:
@@ -205,7 +229,8 @@ class Trainer:
                     row.update({name: float(value) for name, value in evaluate(self.model).items()})
             self.history.rows.append(row)
             if self.progress:
-                tqdm.write(" ".join(f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}" for k, v in row.items()))
+                progress_bar.write(epoch_line(row, last))  # between bars, if a caller shows one around fit
+                sys.stdout.flush()
         return self.history
 
     @staticmethod

@@ -213,7 +213,7 @@ def test_a_parameter_no_step_uses_keeps_no_gradient_as_in_one_process(runs):
 def test_torchrun_two_processes_on_the_command_line_print_the_metrics_once(runs):
     lines = runs["cli"].replace("\r", "\n").splitlines()
     (metrics,) = [line for line in lines if line.startswith(f"{TASK} on cpu: ")]
-    assert len([line for line in lines if line.startswith("epoch=1 train_loss=")]) == 1
+    assert len([line for line in lines if line.startswith("epoch 1/1  train loss ")]) == 1
     accuracy = float(metrics.rsplit(" ", 1)[1])
     assert accuracy == pytest.approx(runs["plain"]["task"]["metrics"]["test_accuracy"], abs=ACCURACY_ATOL)
 

@@ -1,5 +1,10 @@
 """The trainer: losses drop, runs are reproducible, clipping bounds the step, checkpoints resume exactly."""
 
+import os
+import re
+import subprocess
+import sys
+
 import matplotlib
 import pytest
 import torch
@@ -114,18 +119,54 @@ def test_the_progress_bar_reports_loss_and_tokens_per_second(capsys, monkeypatch
 
     postfixes = []
 
-    class Recording(trainer_module.tqdm):
+    class Recording(trainer_module.progress_bar):
         def set_postfix(self, *args, **kwargs):
             postfixes.append(kwargs)
             return super().set_postfix(*args, **kwargs)
 
-    monkeypatch.setattr(trainer_module, "tqdm", Recording)
+    monkeypatch.setattr(trainer_module, "progress_bar", Recording)
     monkeypatch.setattr(trainer_module, "REFRESH_SECONDS", 0.0)  # refresh after every step
     history = Trainer(nn.Linear(3, 1), step, device="cpu", progress=True).fit(
         make_loader(regression_data(), 16, collate))
     assert len(postfixes) == 4 and all({"loss", "tok_s"} <= set(p) for p in postfixes)
     assert postfixes[-1]["loss"] == f"{history['train_loss'][0]:.4f}"  # the running mean, the epoch's at the end
-    assert "train_loss=" in capsys.readouterr().out  # the epoch's summary line
+    assert capsys.readouterr().out.startswith("epoch 1/1  train loss ")  # the epoch's line
+
+
+EPOCH_LINES = """
+import os
+import torch
+from seqmodels.training import Trainer
+
+batches = [(torch.randn(16, 3), torch.randn(16)) for _ in range(4)]
+step = lambda model, batch: (torch.nn.functional.mse_loss(model(batch[0]).squeeze(-1), batch[1]), 16)
+trainer = Trainer(torch.nn.Linear(3, 1), step, device="cpu")
+trainer.fit(batches, epochs=2, evaluate=lambda model: {"validation_mse": 0.25})
+trainer.fit(batches, epochs=1)
+os._exit(0)  # no flush at exit: a line that was not flushed when printed is lost, as in a log read while training
+"""
+
+
+def test_each_epoch_prints_one_plain_line_when_stdout_is_not_a_terminal():
+    """A script or a log (stdout a pipe): the bar goes to stderr, each epoch's line to stdout when the epoch ends."""
+    buffered = {name: value for name, value in os.environ.items() if name != "PYTHONUNBUFFERED"}  # as by default
+    done = subprocess.run([sys.executable, "-c", EPOCH_LINES], env=buffered, capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "\r" not in done.stdout and "epoch 1/2" in done.stderr  # the bar's description, on stderr only
+    time_and_rate = r"  \d+\.\d\d s  [\d,]+ tokens/s"
+    expected = [rf"epoch 1/2  train loss [\d.e+-]+  validation mse 0\.25{time_and_rate}",
+                rf"epoch 2/2  train loss [\d.e+-]+  validation mse 0\.25{time_and_rate}",
+                rf"epoch 3/3  train loss [\d.e+-]+{time_and_rate}"]  # a second fit counts on
+    lines = done.stdout.splitlines()
+    assert len(lines) == len(expected), done.stdout
+    for line, pattern in zip(lines, expected):
+        assert re.fullmatch(pattern, line), line
+
+
+def test_without_progress_nothing_is_printed(capsys):
+    make_trainer().fit(make_loader(regression_data(), 16, collate), epochs=2)
+    assert capsys.readouterr() == ("", "")
 
 
 def test_losses_are_read_back_only_when_the_progress_bar_refreshes(monkeypatch):

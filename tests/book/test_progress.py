@@ -1,0 +1,108 @@
+"""Progress in the training demos: a live bar in the notebook, one line per epoch on the website.
+
+Every demo that trains shows a progress bar while it trains and prints a line per epoch (the course's
+Trainer does both unless told ``progress=False``; a demo with its own loop uses ``progress_bar``).
+The website is made from the executed notebooks: book/make_pages.py drops the bars, which need a live
+kernel (a widget with ipywidgets, carriage-return text without), and keeps the epoch lines.
+"""
+import re
+
+import nbformat
+import pytest
+from nbclient import NotebookClient
+
+from grading.instructor.course import SOLUTIONS
+from tests.book.pages import make_pages
+
+
+# (chapter, cell id): why that cell trains without a progress bar
+WITHOUT_PROGRESS = {
+    ("01_tokens", "c043"): "150 full-batch steps on a toy corpus of 20 word pairs, a twentieth of a second: "
+                           "a bar would only flash",
+}
+QUIET_TRAINER = re.compile(r"\bprogress\s*=\s*False")
+OWN_TRAINING_LOOP = re.compile(r"\boptimizer\w*\.step\(")
+EPOCH_LINE = re.compile(r"epoch \d+/\d+  train loss [\d.e+-]+( {2}[a-z ]+ [\d.e+-]+)*  \d+\.\d\d s  [\d,]+ tokens/s")
+
+
+def demo_cells() -> list[tuple[str, nbformat.NotebookNode]]:
+    """(chapter, cell) for every code cell of a solution notebook that is neither an answer nor a test."""
+    cells = []
+    for path in sorted(SOLUTIONS.glob("*/*.ipynb")):
+        for cell in nbformat.read(path, as_version=4).cells:
+            grading = cell.metadata.get("nbgrader", {})
+            if cell.cell_type == "code" and not grading.get("solution") and not grading.get("grade"):
+                cells.append((path.parent.name, cell))
+    return cells
+
+
+def test_no_demo_silences_the_trainer():
+    silenced = [f"{chapter} cell {cell.id}" for chapter, cell in demo_cells()
+                if QUIET_TRAINER.search(cell.source) and (chapter, cell.id) not in WITHOUT_PROGRESS]
+    assert not silenced, f"these demos train without a progress bar or epoch lines (progress=False): {silenced}"
+
+
+def test_a_demo_with_its_own_training_loop_shows_a_progress_bar():
+    loops = [(chapter, cell) for chapter, cell in demo_cells() if OWN_TRAINING_LOOP.search(cell.source)]
+    assert loops, "no demo trains with its own loop: this check looks for the wrong thing"
+    barless = [f"{chapter} cell {cell.id}" for chapter, cell in loops
+               if "progress_bar(" not in cell.source and (chapter, cell.id) not in WITHOUT_PROGRESS]
+    assert not barless, f"these demos train in their own loop without seqmodels.training.progress_bar: {barless}"
+
+
+def test_the_exemptions_name_cells_that_exist():
+    cells = {(chapter, cell.id) for chapter, cell in demo_cells()}
+    assert set(WITHOUT_PROGRESS) <= cells, "an exemption names a cell that is gone: remove it"
+
+
+def stream(name: str, text: str) -> nbformat.NotebookNode:
+    return nbformat.v4.new_output("stream", name=name, text=text)
+
+
+def test_the_page_keeps_the_epoch_lines_and_drops_both_kinds_of_bar():
+    widget = nbformat.v4.new_output("display_data", data={make_pages.WIDGET_VIEW: {"model_id": "1"},
+                                                          "text/plain": "epoch 1/2:   0%|"})
+    figure = nbformat.v4.new_output("display_data", data={"image/png": "iVBORw0K"})
+    text_bar = [stream("stderr", "\repoch 2/2:   0%|          | 0/4"),
+                stream("stderr", "\repoch 2/2:  50%|#####     | 2/4"),
+                stream("stderr", "\r                                  \r")]  # redrawn, then blanked as it closes
+    outputs = [stream("stdout", "device: cpu\n"), widget, stream("stdout", "epoch 1/2  train loss 0.5\n"), *text_bar,
+               stream("stdout", "epoch 2/2  train loss 0.4\n"), figure,
+               stream("stdout", "a line\r\nwith Windows ends\r\n")]
+    assert make_pages.merged_streams(outputs) == [
+        stream("stdout", "device: cpu\nepoch 1/2  train loss 0.5\nepoch 2/2  train loss 0.4\n"), figure,
+        stream("stdout", "a line\r\nwith Windows ends\r\n")]
+
+
+TRAINING = """
+import torch
+from seqmodels.training import Trainer
+
+batches = [(torch.randn(16, 3), torch.randn(16)) for _ in range(4)]
+step = lambda model, batch: (torch.nn.functional.mse_loss(model(batch[0]).squeeze(-1), batch[1]), 16)
+trainer = Trainer(torch.nn.Linear(3, 1), step, device="cpu")
+history = trainer.fit(batches, epochs=2, evaluate=lambda model: {"validation_mse": 0.25})
+"""
+WITHOUT_IPYWIDGETS = """
+import sys
+
+sys.modules["ipywidgets"] = None  # importing it now fails, as where it is not installed
+"""
+
+
+@pytest.mark.parametrize("kernel", ["with ipywidgets", "without ipywidgets"])
+def test_a_page_shows_one_line_per_epoch_of_a_demo_that_trained_in_a_kernel(kernel):
+    """The trainer run in a kernel as make_pages runs the chapters; the page's output is the epoch lines alone."""
+    cells = [TRAINING] if kernel == "with ipywidgets" else [WITHOUT_IPYWIDGETS, TRAINING]
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(source) for source in cells])
+    NotebookClient(nb, timeout=120, kernel_name="python3", extra_arguments=make_pages.KERNEL_OPTIONS).execute()
+    raw = nb.cells[-1].outputs
+    bar = (lambda o: make_pages.WIDGET_VIEW in o.get("data", {})) if kernel == "with ipywidgets" \
+        else (lambda o: o.get("name") == "stderr" and "\r" in o.text)
+    assert any(map(bar, raw)), f"the kernel showed no {kernel} bar: {raw}"
+    assert not any("ipywidgets" in o.get("text", "") for o in raw), "tqdm's warning reached the student"
+    [printed] = make_pages.merged_streams(raw)
+    assert printed.name == "stdout" and "\r" not in printed.text
+    lines = printed.text.splitlines()
+    assert [line.split("  ")[0] for line in lines] == ["epoch 1/2", "epoch 2/2"], printed.text
+    assert all(EPOCH_LINE.fullmatch(line) and "validation mse 0.25" in line for line in lines), printed.text
