@@ -267,7 +267,7 @@ def _text(error: BaseException) -> str:
 
 
 def check(chapter: str, notebook: nbformat.NotebookNode, cell_s: float = 120, memory_mb: int = 0,
-          salt: int = 0) -> dict:
+          salt: int = 0, load_s: float = LOAD_TIME_LIMIT) -> dict:
     """Verdicts of every test cell of ``chapter`` for the student's ``notebook``, and how the answers loaded."""
     from grading.instructor.answers import Answers
     from grading.instructor.course import SOLUTIONS
@@ -280,7 +280,7 @@ def check(chapter: str, notebook: nbformat.NotebookNode, cell_s: float = 120, me
     try:
         # loading imports torch before any answer runs: a short per-cell limit must not starve it
         with Answers(answer_program(notebook, solution), FORBIDDEN, REFERENCE_PACKAGE, PRIVATE_PACKAGES, memory_mb,
-                     load_timeout=max(LOAD_TIME_LIMIT, cell_s)) as answers:
+                     load_timeout=max(load_s, cell_s)) as answers:
             verdicts = Checker(solution, answers, cell_s, salt).run()
             return {"verdicts": {k: asdict(v) for k, v in verdicts.items()}, "load_failures": answers.failed,
                     "sandboxed": answers.sandboxed}

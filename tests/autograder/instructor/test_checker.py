@@ -86,7 +86,7 @@ def test_an_endless_loop_and_a_crash_cost_only_their_own_tests():
 def test_an_answer_cell_that_hangs_or_exits_while_loading_costs_only_its_own_tests():
     answers = {"gate_update": "while True:\n    pass\n",
                "count_parameters": "import os\nos._exit(0)\n"}
-    result = checker.check("05_lstm_gru", notebook("05_lstm_gru", answers), cell_s=3)
+    result = checker.check("05_lstm_gru", notebook("05_lstm_gru", answers), cell_s=3, load_s=10)
     assert failing(result) == {"test_gate_update_hard", "test_gate_update_soft", "test_count_parameters_rnn",
                                "test_count_parameters_gated", "test_count_parameters_sizes"}
     reasons = dict(result["load_failures"])
