@@ -65,6 +65,7 @@ bench: env
 	device=$$($(BIN)/python -c "from seqmodels.training import pick_device; print(pick_device().type)") && \
 	$(BIN)/python bench/training.py --json bench/results/training-$$device.json && \
 	$(BIN)/python bench/structured.py --json bench/results/structured-$$device.json && \
+	$(BIN)/python bench/embeddings.py --json bench/results/embeddings-$$device.json && \
 	$(BIN)/python bench/tasks.py --hand-written $$([ $$device = cuda ] && echo --scale gpu --cpu-anchor --cuda-graphs) \
 	  --json bench/results/tasks-$$device.json
 

@@ -31,9 +31,10 @@ def cuda_graphs_refusal(hand_written: bool, device: torch.device) -> str | None:
 
 
 def fit(task_name: str, *, device: str | torch.device | None = None, epochs: int | None = None,
-        hand_written: bool = False, cuda_graphs: bool = False, scale: str = "cpu", seed: int = 0, lr: float = 3e-3,
-        progress: bool = True) -> tuple[Trainer, Setup]:
-    """Train the task's model (for its own number of epochs unless told); the trainer (with its history) and the setup."""
+        hand_written: bool = False, cuda_graphs: bool = False, scale: str = "cpu", seed: int = 0,
+        lr: float | None = None, progress: bool = True) -> tuple[Trainer, Setup]:
+    """Train the task's model (for its own number of epochs, at its own learning rate, unless told); the trainer
+    (with its history) and the setup."""
     task, device = TASKS[task_name], pick_device(str(device) if device is not None else None)
     seed_everything(seed)  # before the model is built: same seed, same initial weights
     setup = task.build(device=device, hand_written=hand_written, seed=seed, scale=SCALES[scale])
@@ -43,7 +44,7 @@ def fit(task_name: str, *, device: str | torch.device | None = None, epochs: int
         for layer in setup.model.modules():
             if isinstance(layer, Recurrent):
                 layer.use_cuda_graphs()
-    trainer = Trainer(setup.model, setup.step, lr=lr, device=device, seed=seed, progress=progress)
+    trainer = Trainer(setup.model, setup.step, lr=lr or task.lr, device=device, seed=seed, progress=progress)
     trainer.fit(setup.train, epochs=epochs or task.epochs, evaluate=lambda model: setup.evaluate(model, "validation"))
     return trainer, setup
 
@@ -73,7 +74,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scale", choices=sorted(SCALES), default="cpu",
                         help="cpu (default: every task well within a minute on 2 cores) or gpu (wider, 8x the data)")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--lr", type=float, default=3e-3)
+    parser.add_argument("--lr", type=float, help="Adam's learning rate (default: the task's)")
     args = parser.parse_args(argv)
 
     device = pick_device(args.device)

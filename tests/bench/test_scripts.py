@@ -47,6 +47,16 @@ def test_tasks_trains_both_paths_and_the_cpu_anchor_and_reports_the_metric(tmp_p
     assert all(row[path]["tokens_per_s"] > 0 for path in ("fast", "hand_written", "cpu_anchor"))
 
 
+def test_embeddings_compares_with_gensim_on_the_same_benchmarks(tmp_path):
+    out = run("embeddings.py", "--epochs", "1", "--rounds", "1", "--json", str(tmp_path / "e.json"))
+    rows = json.loads((tmp_path / "e.json").read_text())["rows"]
+    assert "gensim Word2Vec (anchor)" in out and "1.00x" in out
+    assert set(rows) == {"gensim Word2Vec (anchor)", "seqmodels SkipGram"}
+    # the same words: the same coverage of every benchmark
+    coverage = {(r["analogy_questions"], r["wordsim353_pairs"], r["simlex999_pairs"]) for r in rows.values()}
+    assert coverage == {(409, 109, 165)} and all(r["seconds"] > 0 for r in rows.values())
+
+
 def _notebook(path: Path, *sources: str, grade_id: str | None = None) -> Path:
     """A minimal nbformat-4 notebook of code cells; the last one gets nbgrader metadata when grade_id is given."""
     cells = [{"cell_type": "code", "execution_count": None, "id": f"c{i}", "metadata": {}, "outputs": [], "source": s}

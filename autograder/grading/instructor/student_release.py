@@ -70,7 +70,8 @@ STUDENT_FILES = Path(__file__).resolve().parent / "student_seqmodels"  # modules
 MARKER = ".student-release"  # in DEST: what a later build may replace
 # What students install (pins from requirements.txt): what the notebooks, seqmodels and grading.student import,
 # and Jupyter with the progress bars' widgets. Add a package here when one of them starts importing it.
-STUDENT_REQUIREMENTS = ("jupyterlab", "notebook", "ipywidgets", "numpy", "matplotlib", "torch", "tqdm")
+STUDENT_REQUIREMENTS = ("jupyterlab", "notebook", "ipywidgets", "numpy", "matplotlib", "torch", "tqdm",
+                        "gensim", "scipy", "smart_open", "wrapt")  # gensim: chapter 03/04's real text and benchmarks
 LICENCES = ("LICENSE*", "LICENCE*", "COPYING*")
 
 # Code beside the graded functions that computes what one of them computes: name -> (that graded function,

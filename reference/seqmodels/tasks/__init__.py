@@ -6,10 +6,10 @@ from seqmodels.tasks.language_models import LANGUAGE_MODELS
 from seqmodels.tasks.long_range import LONG_RANGE
 from seqmodels.tasks.positions import POSITIONS
 from seqmodels.tasks.sentiment import SENTIMENT
-from seqmodels.tasks.skipgram import SKIPGRAM
+from seqmodels.tasks.skipgram import SKIPGRAM, SKIPGRAM_NEWS
 from seqmodels.tasks.tagging import TAGGING
 
-TASKS: dict[str, Task] = {task.name: task for task in (*SENTIMENT, SKIPGRAM, *LANGUAGE_MODELS, *LONG_RANGE, *TAGGING,
+TASKS: dict[str, Task] = {task.name: task for task in (*SENTIMENT, SKIPGRAM, SKIPGRAM_NEWS, *LANGUAGE_MODELS, *LONG_RANGE, *TAGGING,
                                                    CTC_SPEECH, DATES, DATES_TRANSFORMER, *POSITIONS)}
 
 __all__ = ["TASKS", "Task"]

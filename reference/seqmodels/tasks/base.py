@@ -42,6 +42,7 @@ class Task:
     description: str
     build: Callable[..., Setup]  # build(device=..., hand_written=..., seed=..., scale=...) -> Setup
     epochs: int  # enough for a sensible metric, well within a minute on a 2-core CPU
+    lr: float = 3e-3  # Adam's learning rate
 
 
 def _accuracy(model, loader, device, correct_and_total) -> float:
