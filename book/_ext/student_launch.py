@@ -23,12 +23,10 @@ DOWNLOADS = ("download-notebook-button", "download-source-button")
 @cache
 def held_back() -> frozenset[str]:
     """Chapters whose student notebook shows answers not yet released."""
-    from grading.instructor.course import chapters
-    from grading.instructor.release import secret_lines
     from grading.instructor.student_release import configured_answers
     from grading.instructor.student_release import held_back as held
 
-    return frozenset(held(set(configured_answers()), {chapter: secret_lines(chapter) for chapter in chapters()}))
+    return frozenset(held(set(configured_answers())))
 
 
 def _without_notebook_buttons(buttons: list) -> list:

@@ -369,8 +369,9 @@ def student_package(released: set[str]) -> dict[Path, str]:
 
 # --- the release folder ---
 
-def held_back(released: set[str], secrets: dict[str, set[str]]) -> dict[str, list[str]]:
+def held_back(released: set[str]) -> dict[str, list[str]]:
     """Chapters whose student notebook shows solution code of chapters whose answers are not released, and those."""
+    secrets = {chapter: secret_lines(chapter) for chapter in chapters() if chapter not in released}
     held = {}
     for chapter in chapters():
         text = "\n".join("".join(c["source"]) for notebook in (NOTEBOOKS / chapter).glob("*.ipynb")
@@ -450,7 +451,7 @@ def build(dest: Path, answers: dict[str, str]) -> dict[str, list[str]]:
     if released - set(chapters()):
         raise ValueError(f"no chapter {', '.join(sorted(released - set(chapters())))}: the chapters are {chapters()}")
     _empty(dest)
-    held = held_back(released, {chapter: secret_lines(chapter) for chapter in chapters()})
+    held = held_back(released)
     for chapter in chapters():
         if chapter not in held:
             shutil.copytree(NOTEBOOKS / chapter, dest / "notebooks" / chapter)
