@@ -13,9 +13,10 @@ all: sandbox release example-class book
 	@echo "Website:        _build/html/index.html"
 	@echo "Example class:  classwork/example/<chapter>/<chapter>/grades.csv and feedback/"
 
-$(STAMP): requirements.txt reference/pyproject.toml autograder/pyproject.toml
+$(STAMP): requirements.txt requirements-data.txt reference/pyproject.toml autograder/pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.txt
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps -r requirements-data.txt
 	touch $(STAMP)
 
 env: $(STAMP)

@@ -1,6 +1,7 @@
 """The sandboxed answer worker: holds one student's answer cells and runs their functions on request.
 
     python -I answer_worker.py      (started by grading.instructor.answers, inside grading.instructor.sandbox)
+    python -I answer_worker.py --zygote FD     (grading.instructor.zygote: forks a fresh worker per student)
 
 It trusts nothing and is trusted with nothing: it never sees a test, an expected value, the
 reference package or the course's files (the sandbox shows it only Python and torch), and
@@ -16,8 +17,11 @@ name an answer's function; ``vjp`` and ``release`` serve gradients (grading.inst
 """
 import _thread
 import io
+import json
 import os
 import resource
+import signal
+import socket
 import sys
 import threading
 import traceback
@@ -189,5 +193,86 @@ def main() -> None:
         traceback.print_exc(file=sys.__stderr__)
 
 
+def _not_dumpable() -> None:
+    """No process of the same user (another student's code) may read or write this one's memory, open its file
+    descriptors or attach a debugger to it (prctl PR_SET_DUMPABLE 0, inherited by the forks)."""
+    import ctypes
+
+    ctypes.CDLL(None, use_errno=True).prctl(4, 0, 0, 0, 0)
+
+
+def serve_forks(control: socket.socket, contained: bool) -> None:
+    """The zygote (grading.instructor.zygote): PyTorch and this module are imported once, and each student's
+    worker is a fresh fork of this process, which never runs an answer. Requests come as JSON packets:
+    ``fork`` (with the two pipe ends of the new worker's stdin and stdout, and its environment) replies
+    with its pid; ``end`` ends it. Before a new worker starts, everything the last one left behind is
+    killed: in the sandbox's own PID namespace (``contained``) that is every process but this one."""
+    _not_dumpable()
+    child = None
+    while True:
+        try:
+            packet, fds, _, _ = socket.recv_fds(control, 65536, 2)
+        except OSError:
+            return
+        if not packet:
+            return
+        request = json.loads(packet)
+        if child is not None:
+            _end(child, contained)
+            child = None
+        if request["op"] == "fork":
+            child = os.fork()
+            if child == 0:
+                control.close()
+                os.setsid()
+                os.dup2(fds[0], 0)
+                os.dup2(fds[1], 1)
+                for fd in fds:
+                    os.close(fd)
+                os.environ.update(request["env"])
+                try:
+                    main()
+                finally:
+                    os._exit(0)
+            for fd in fds:
+                os.close(fd)
+        control.send(json.dumps({"pid": child}).encode())
+
+
+def _end(child: int, contained: bool) -> None:
+    """Kill the last worker (in the sandbox: every process but this one and its init) and, in the sandbox, empty
+    /tmp, where it may have left files; the zygote stops (and is replaced) if anything is left."""
+    try:
+        if contained:
+            os.kill(-1, signal.SIGKILL)
+        else:
+            os.killpg(child, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    try:
+        os.waitpid(child, 0)
+    except ChildProcessError:
+        pass
+    if contained:
+        for entry in os.scandir("/tmp"):
+            if not os.path.ismount(entry.path):  # this program's own folder is bound there read-only
+                _remove(entry.path)
+
+
+def _remove(path: str) -> None:
+    if os.path.isdir(path) and not os.path.islink(path):
+        os.chmod(path, 0o700)  # the worker ran as this user: whatever it locked, this process may unlock
+        for entry in os.scandir(path):
+            _remove(entry.path)
+        os.rmdir(path)
+    else:
+        os.unlink(path)
+
+
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:2] == ["--zygote"]:
+        # "contained": started by the sandbox in a PID namespace of its own, where it is process 2 under bwrap's init
+        contained = os.environ.get("GRADING_CONTAINED") == "1" and os.getpid() == 2 and os.getppid() == 1
+        serve_forks(socket.socket(fileno=int(sys.argv[2])), contained)
+    else:
+        main()

@@ -20,9 +20,8 @@ from grading.student.checks import forbidden_failure
 from grading.instructor.sandbox import bubblewrap, sandboxed
 from grading.instructor.wire import Peer, PipeClosed, RemoteError
 from grading.instructor.worker import kill_group
+from grading.instructor.zygote import SHARED, WORKER_ENV, WORKER_FILES, ForkedWorker
 
-_HERE = Path(__file__).resolve().parent
-_WORKER_FILES = (_HERE / "answer_worker.py", _HERE / "wire.py", _HERE.parent / "student" / "watch.py")
 
 
 MAX_RESTARTS = 50  # after a time-out or a crash the worker reloads the answers (the notebook's time limit bounds it)
@@ -58,7 +57,7 @@ class Answers:
                          "reference_package": reference_package, "private_packages": private_packages}
         self.memory_mb, self.load_timeout = memory_mb, load_timeout
         self.folder = Path(tempfile.mkdtemp(prefix="answer-worker-"))
-        for path in _WORKER_FILES:
+        for path in WORKER_FILES:
             shutil.copy(path, self.folder / path.name)
         self.process: subprocess.Popen | None = None
         self.peer: Peer | None = None
@@ -86,11 +85,15 @@ class Answers:
             raise AnswerTimeout("no answer before the time limit")
 
     def _spawn(self) -> None:
-        env = {"GRADING_MEMORY_LIMIT_MB": str(self.memory_mb), "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
-        argv = sandboxed([sys.executable, "-I", str(self.folder / "answer_worker.py")], [self.folder], env)
-        self.process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                        bufsize=0, start_new_session=True,
-                                        env={"PATH": os.environ.get("PATH", ""), **env})  # nothing of the checker's
+        """A fresh worker: forked by the grading worker's zygote (grading.instructor.zygote), or started on its own."""
+        limit = {"GRADING_MEMORY_LIMIT_MB": str(self.memory_mb)}
+        self.process = SHARED.fork_worker(limit)
+        if self.process is None:
+            env = {**limit, **WORKER_ENV}
+            argv = sandboxed([sys.executable, "-I", str(self.folder / "answer_worker.py")], [self.folder], env)
+            self.process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                            stderr=subprocess.DEVNULL, bufsize=0, start_new_session=True,
+                                            env={"PATH": os.environ.get("PATH", ""), **env})  # nothing of the checker's
         self.peer = Peer(self.process.stdout, self.process.stdin, on_wait=self._wait)
 
     def _load(self, chunks: list[list]) -> None:
@@ -150,7 +153,10 @@ class Answers:
                                 "memory)") from error
 
     def close(self) -> None:
-        kill_group(self.process)
+        if isinstance(self.process, ForkedWorker):
+            self.process.end()
+        else:
+            kill_group(self.process)
         self.process = None
 
     def __enter__(self) -> "Answers":

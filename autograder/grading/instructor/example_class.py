@@ -16,14 +16,20 @@ Usage: python -m grading.instructor.example_class [--workdir DIR] [CHAPTER ...]
 import argparse
 import csv
 import re
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import nbformat
+from tqdm import tqdm
 
 from grading.instructor import export, flags, freshness
 from grading.instructor.course import CLASSWORK, NOTEBOOKS, REPO, SOLUTIONS, chapters
-from grading.instructor.grade import grade
+from grading.instructor.grade import GradingWorkers, grade
+
+CHAPTERS_AT_ONCE = 2
+WORKERS = 3  # nbgrader processes for CHAPTERS_AT_ONCE chapters on 2 cores (bench: make example-class)
 
 EXAMPLES = REPO / "autograder" / "example_class"
 _CELL_MARK = re.compile(r"^# %% (\S+)\s*$", re.MULTILINE)
@@ -85,12 +91,13 @@ def build_submission(student: ExampleStudent, chapter: str, submitted_dir: Path)
     return destination
 
 
-def grade_class(chapter: str, workdir: Path, progress: bool = False) -> Path:
+def grade_class(chapter: str, workdir: Path, workers: GradingWorkers | None = None,
+                on_graded: Callable[[str], None] | None = None) -> Path:
     """Hand in every example submission and grade them with the course's grading command; the grades CSV."""
     incoming = workdir / "incoming"
     for student in load_students(chapter):
         build_submission(student, chapter, incoming)
-    grade(chapter, incoming, workdir, force=True, progress=progress)
+    grade(chapter, incoming, workdir, force=True, progress=False, workers=workers, on_graded=on_graded)
     return flags.chapter_folder(workdir, chapter) / export.GRADES
 
 
@@ -101,27 +108,43 @@ def _inputs(chapter: str, workdir: Path) -> str:
     return freshness.fingerprint(str(workdir.resolve()).encode(), SOLUTIONS / chapter, EXAMPLES / chapter, *code)
 
 
+def _report(chapter: str, grades: Path, workdir: Path) -> str:
+    summaries = {s.student_id: s.summary for s in load_students(chapter)}
+    lines = [f"Example class, chapter {chapter}: {grades.relative_to(REPO) if grades.is_relative_to(REPO) else grades}"]
+    with grades.open() as handle:
+        lines += [f"  {row['student_id']:<16} {float(row['autograded_score']):5.1f} autograded"
+                  f"  {summaries.get(row['student_id'], '')}" for row in csv.DictReader(handle)]
+    lines.append(f"  feedback: {workdir / chapter / 'feedback'}/<student>/{chapter}/*.html")
+    return "\n".join(lines)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("chapters", nargs="*", help="chapters to grade (default: those with an example class)")
     parser.add_argument("--workdir", type=Path, default=CLASSWORK / "example", help="where submissions and grades go")
     parser.add_argument("--force", action="store_true", help="grade again chapters unchanged since last time")
     args = parser.parse_args()
+    stale = {}
     for chapter in args.chapters or [c for c in chapters() if (EXAMPLES / c).is_dir()]:
         step, digest = f"example-class-{chapter}", _inputs(chapter, args.workdir)
         grades = flags.chapter_folder(args.workdir / chapter, chapter) / export.GRADES
         if not args.force and freshness.unchanged(step, digest, grades):
             print(f"Example class, chapter {chapter}: unchanged since it was last graded ({args.workdir / chapter})")
-            continue
-        grades = grade_class(chapter, args.workdir / chapter, progress=True)
-        freshness.record(step, digest)
-        print(f"\nExample class, chapter {chapter}: {grades.relative_to(REPO) if grades.is_relative_to(REPO) else grades}")
-        summaries = {s.student_id: s.summary for s in load_students(chapter)}
-        with grades.open() as handle:
-            for row in csv.DictReader(handle):
-                print(f"  {row['student_id']:<16} {float(row['autograded_score']):5.1f} autograded"
-                      f"  {summaries.get(row['student_id'], '')}")
-        print(f"  feedback: {args.workdir / chapter / 'feedback'}/<student>/{chapter}/*.html")
+        else:
+            stale[chapter] = (step, digest)
+    if not stale:
+        return
+    # Chapters are graded CHAPTERS_AT_ONCE at a time by one set of workers: one chapter's steps that use a
+    # single core (its release, screening, export) overlap another's grading, and no worker starts twice.
+    notebooks = sum(len(load_students(chapter)) for chapter in stale)
+    with GradingWorkers(WORKERS) as workers, ThreadPoolExecutor(CHAPTERS_AT_ONCE) as pool, \
+            tqdm(total=notebooks, desc=f"grading the example class ({len(stale)} chapters)", unit="notebook") as bar:
+        graded = {pool.submit(grade_class, chapter, args.workdir / chapter, workers, lambda _: bar.update()): chapter
+                  for chapter in stale}
+        for future in as_completed(graded):
+            chapter = graded[future]
+            freshness.record(*stale[chapter])
+            bar.write(_report(chapter, future.result(), args.workdir))
 
 
 if __name__ == "__main__":

@@ -22,7 +22,9 @@ import queue
 import secrets
 import sys
 import zipfile
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -118,10 +120,13 @@ def _salt(workdir: Path) -> int:
     return int(path.read_text())
 
 
-class _Workers:
-    """A few long-lived nbgrader processes (grading.instructor.worker), shared by the threads that grade."""
+class GradingWorkers:
+    """A few long-lived nbgrader processes (grading.instructor.worker), shared by the threads that grade
+    (and by the chapters graded at once, grading.instructor.example_class)."""
 
-    def __init__(self, jobs: int, env: dict[str, str]):
+    def __init__(self, jobs: int):
+        # several notebooks are graded at once: one thread each, instead of every process fighting for every core
+        env = nbgrader_environment({"OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "MPLBACKEND": "Agg"})
         self.free: queue.Queue = queue.Queue()
         self.all = [Worker(REPO, env) for _ in range(max(1, jobs))]
         for worker in self.all:
@@ -140,7 +145,7 @@ class _Workers:
         if not ok:
             raise GradingError.from_log(" ".join((command, *argv)), log)
 
-    def __enter__(self) -> "_Workers":
+    def __enter__(self) -> "GradingWorkers":
         return self
 
     def __exit__(self, *exc) -> None:
@@ -148,7 +153,7 @@ class _Workers:
             worker.close()
 
 
-def _autograde(chapter: str, student: str, workdir: Path, limits: Limits, workers: _Workers, salt: int) -> str | None:
+def _autograde(chapter: str, student: str, workdir: Path, limits: Limits, workers: GradingWorkers, salt: int) -> str | None:
     """Run nbgrader's autograde on one student in a free worker; the reason it failed, or None."""
     options = [f"--TrustedVerdicts.memory_limit_mb={limits.memory_mb}", f"--TrustedVerdicts.salt={salt}"]
     if limits.cell_s:
@@ -212,13 +217,23 @@ def _rows(workdir: Path, chapter: str) -> dict[str, export.Row]:
 
 def grade(chapter: str, folder: Path, workdir: Path = CLASSWORK, jobs: int = 2, force: bool = False,
           id_pattern: str | None = None, limits: Limits = Limits(), progress: bool = True,
-          layout: str = "auto") -> list[Outcome]:
-    """Grade every submission of ``chapter`` found in ``folder``; results go to ``workdir``."""
+          layout: str = "auto", workers: GradingWorkers | None = None,
+          on_graded: Callable[[str], None] | None = None) -> list[Outcome]:
+    """Grade every submission of ``chapter`` found in ``folder``; results go to ``workdir``.
+
+    ``workers`` lends processes that outlive this call (else ``jobs`` are started and stopped here);
+    ``on_graded(student)`` is called as each notebook is done (beside or instead of the progress bar)."""
+    with ExitStack() as stack:
+        if workers is None:
+            workers = stack.enter_context(GradingWorkers(jobs))
+        return _grade(chapter, folder, workdir, force, id_pattern, limits, progress, layout, workers,
+                      on_graded or (lambda student: None))
+
+
+def _grade(chapter: str, folder: Path, workdir: Path, force: bool, id_pattern: str | None, limits: Limits,
+           progress: bool, layout: str, workers: GradingWorkers, on_graded: Callable[[str], None]) -> list[Outcome]:
     options = workdir_options(workdir)
-    # several notebooks are graded at once: one thread each, instead of every process fighting for every core
-    environment = nbgrader_environment({"OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "MPLBACKEND": "Agg"})
-    with _Workers(jobs, environment) as workers, \
-            ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+    with ThreadPoolExecutor(max_workers=len(workers.all)) as pool:
         workers.check("generate_assignment", chapter, "--force",
                       f"--CourseDirectory.release_directory={workdir / 'release'}", *options)
         submissions = collect(folder, chapter, layout, id_pattern)
@@ -231,6 +246,7 @@ def grade(chapter: str, folder: Path, workdir: Path = CLASSWORK, jobs: int = 2, 
                                            unit="notebook", disable=not progress):
                 outcomes[submission.student].status = "graded"
                 submission.fatal = reason
+                on_graded(submission.student)
         except GradingError:  # the setup failed: grading the others would fail the same way
             pool.shutdown(cancel_futures=True)
             raise

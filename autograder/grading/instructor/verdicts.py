@@ -23,6 +23,7 @@ from nbgrader.preprocessors import NbGraderPreprocessor
 from traitlets import Integer
 
 from grading.instructor.checker import SETUP_FAILED, role
+from grading.instructor.zygote import SHARED
 
 REPORT_TAG = "grading-report"
 SETUP_FAILURE = "setup failed: "  # begins the error of a notebook whose instructor's setup did not run
@@ -95,6 +96,7 @@ def run_checker(argv: list[str], env: dict[str, str], log: Path) -> tuple[int, s
         done = subprocess.run([sys.executable, "-m", "grading.instructor.checker", *argv], capture_output=True,
                               text=True, env={**os.environ, **env})
         return done.returncode, done.stderr
+    SHARED.prepare()  # the zygote that forks the student's answer worker, ready before the checker is forked
     sys.stdout.flush()
     sys.stderr.flush()
     pid = os.fork()

@@ -163,10 +163,13 @@ class Peer:
     # --- framing ---------------------------------------------------------------------------------
     def send(self, message: dict, buffers: list[bytes] = ()) -> None:
         header = json.dumps(message).encode()
-        self.writer.write(_HEADER.pack(len(header), len(buffers)) + header)
-        for buffer in buffers:
-            self.writer.write(struct.pack("<Q", len(buffer)) + buffer)
-        self.writer.flush()
+        try:
+            self.writer.write(_HEADER.pack(len(header), len(buffers)) + header)
+            for buffer in buffers:
+                self.writer.write(struct.pack("<Q", len(buffer)) + buffer)
+            self.writer.flush()
+        except BrokenPipeError as error:
+            raise PipeClosed("the other side of the grading pipe stopped") from error
 
     def receive(self) -> tuple[dict, list[bytes]]:
         size, count = _HEADER.unpack(self._read(_HEADER.size))

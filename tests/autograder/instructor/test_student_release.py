@@ -92,11 +92,16 @@ def test_the_release_holds_what_students_run(releases):
     release = releases["first"]
     for path in ("notebooks/01_tokens/01_tokens.ipynb", "autograder/grading/__init__.py", "autograder/pyproject.toml",
                  "autograder/grading/student/checks.py", "reference/pyproject.toml", "reference/seqmodels/answers.py",
-                 "reference/seqmodels/train.py", "requirements.txt", "binder/requirements.txt", "README.md"):
+                 "reference/seqmodels/train.py", "requirements.txt", "requirements-data.txt", "binder/requirements.txt",
+                 "binder/postBuild", "README.md"):
         assert (release / path).is_file(), f"{path} is missing"
+    data = student_release.package_data()  # the package's data files: chapter 09's demo reads the spoken words
+    assert REPO / "reference/seqmodels/data/spoken_words.npz.xz" in data
+    assert all((release / path.relative_to(REPO)).read_bytes() == path.read_bytes() for path in data)
     assert "nbgrader" not in (release / "autograder" / "pyproject.toml").read_text()
     requirements = (release / "requirements.txt").read_text()
     assert "-e ./reference" in requirements and "torch==" in requirements and "nbgrader" not in requirements
+    assert "pip install --no-deps -r requirements-data.txt" in (release / "README.md").read_text()
 
 
 def test_no_file_of_the_instructors_side(releases):
