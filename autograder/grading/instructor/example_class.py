@@ -29,7 +29,7 @@ from grading.instructor.course import CLASSWORK, NOTEBOOKS, REPO, SOLUTIONS, cha
 from grading.instructor.grade import GradingWorkers, grade
 
 CHAPTERS_AT_ONCE = 2
-WORKERS = 3  # nbgrader processes for CHAPTERS_AT_ONCE chapters on 2 cores (bench: make example-class)
+WORKERS = 2  # nbgrader processes, one per core: 3 or 4 graded the example class no faster on 2 cores
 
 EXAMPLES = REPO / "autograder" / "example_class"
 _CELL_MARK = re.compile(r"^# %% (\S+)\s*$", re.MULTILINE)
