@@ -254,9 +254,24 @@ def _end(child: int, contained: bool) -> None:
     except ChildProcessError:
         pass
     if contained:
-        for entry in os.scandir("/tmp"):
-            if not os.path.ismount(entry.path):  # this program's own folder is bound there read-only
-                _remove(entry.path)
+        _clear("/tmp", _mount_points())
+
+
+def _mount_points() -> set[str]:
+    with open("/proc/self/mountinfo") as table:
+        return {line.split()[4] for line in table}
+
+
+def _clear(folder: str, mounts: set[str]) -> None:
+    """Remove everything in ``folder`` but the folders bound read-only there (this program's, Python's when it
+    lives under /tmp) and the folders that lead to them."""
+    for entry in os.scandir(folder):
+        if entry.path in mounts:
+            continue
+        if any(mount.startswith(entry.path + "/") for mount in mounts):
+            _clear(entry.path, mounts)
+        else:
+            _remove(entry.path)
 
 
 def _remove(path: str) -> None:

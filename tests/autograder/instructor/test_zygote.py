@@ -60,13 +60,16 @@ def forked():
     SHARED.close()
 
 
-def test_the_next_student_finds_no_object_file_or_folder_of_the_last_one(forked):
+def test_the_next_student_finds_no_object_file_or_folder_of_the_last_one_from_the_same_zygote(forked):
     with forked() as first:
-        assert first.call("traces", (), {}) == (None, [SHARED.folder.name])
+        untouched = first.call("traces", (), {})
+        assert untouched[0] is None and SHARED.folder.name in untouched[1]
         assert "notes" in first.call("leave_traces", (), {})
+        zygote = SHARED.process.pid
     SHARED.prepare()
     with forked() as second:
-        assert second.call("traces", (), {}) == (None, [SHARED.folder.name])
+        assert second.call("traces", (), {}) == untouched
+    assert SHARED.process.pid == zygote, "the zygote failed to clean up after a student and was replaced"
 
 
 def test_a_student_can_write_only_in_tmp_and_cannot_read_the_zygote(forked):
