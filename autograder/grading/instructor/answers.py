@@ -11,7 +11,6 @@ import select
 import shutil
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -20,7 +19,7 @@ from grading.student.checks import forbidden_failure
 from grading.instructor.sandbox import bubblewrap, sandboxed
 from grading.instructor.wire import Peer, PipeClosed, RemoteError
 from grading.instructor.worker import kill_group
-from grading.instructor.zygote import SHARED, WORKER_ENV, WORKER_FILES, ForkedWorker
+from grading.instructor.zygote import SHARED, WORKER_ENV, ForkedWorker, worker_folder
 
 
 
@@ -56,9 +55,7 @@ class Answers:
         self.settings = {"forbidden": {k: list(v) for k, v in forbidden.items()},
                          "reference_package": reference_package, "private_packages": private_packages}
         self.memory_mb, self.load_timeout = memory_mb, load_timeout
-        self.folder = Path(tempfile.mkdtemp(prefix="answer-worker-"))
-        for path in WORKER_FILES:
-            shutil.copy(path, self.folder / path.name)
+        self.folder: Path | None = None  # the worker's program, copied only if it is started on its own
         self.process: subprocess.Popen | None = None
         self.peer: Peer | None = None
         self.deadline = float("inf")
@@ -89,6 +86,7 @@ class Answers:
         limit = {"GRADING_MEMORY_LIMIT_MB": str(self.memory_mb)}
         self.process = SHARED.fork_worker(limit)
         if self.process is None:
+            self.folder = self.folder or worker_folder("answer-worker-")
             env = {**limit, **WORKER_ENV}
             argv = sandboxed([sys.executable, "-I", str(self.folder / "answer_worker.py")], [self.folder], env)
             self.process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -169,7 +167,8 @@ class Answers:
 
     def __exit__(self, *exc: Any) -> None:
         self.close()
-        shutil.rmtree(self.folder, ignore_errors=True)
+        if self.folder is not None:
+            shutil.rmtree(self.folder, ignore_errors=True)
 
 
 def _why_stopped(error: BaseException, timeout: float) -> str:

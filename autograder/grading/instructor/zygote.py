@@ -41,6 +41,14 @@ START_TIMEOUT = 120  # seconds for the zygote to import PyTorch and answer
 REPLY_TIMEOUT = 10  # seconds for any later reply; a zygote that takes longer has been stopped
 
 
+def worker_folder(prefix: str) -> Path:
+    """A new temporary folder holding the answer worker's program (``WORKER_FILES``), for the sandbox to show."""
+    folder = Path(tempfile.mkdtemp(prefix=prefix))
+    for path in WORKER_FILES:
+        shutil.copy(path, folder / path.name)
+    return folder
+
+
 class ForkedWorker:
     """An answer worker forked by the zygote, with the pipes of a subprocess.Popen (``stdin``, ``stdout``)."""
 
@@ -119,9 +127,7 @@ class Zygote:
 
     def _start(self) -> None:
         self.owner = os.getpid()
-        self.folder = Path(tempfile.mkdtemp(prefix="answer-zygote-"))
-        for path in WORKER_FILES:
-            shutil.copy(path, self.folder / path.name)
+        self.folder = worker_folder("answer-zygote-")
         self.control, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         env = {**WORKER_ENV, "GRADING_CONTAINED": "1" if bubblewrap() else "0"}
         argv = sandboxed([sys.executable, "-I", str(self.folder / "answer_worker.py"), "--zygote", str(theirs.fileno())],
