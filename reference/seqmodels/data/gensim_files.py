@@ -8,25 +8,18 @@ licence LGPL-2.1) keeps small corpora and evaluation sets for its own tests in
 package, so nothing is fetched at run time and the course's repository holds none of the text.
 The package is located without being imported (importing gensim loads SciPy, a second or two).
 """
-import importlib.util
 from pathlib import Path
+
+from seqmodels.data.installed import installed, package_file
 
 GENSIM_INSTALL = "pip install gensim==4.4.0"
 
 
 def gensim_available() -> bool:
     """Whether gensim is installed (a demo that needs it says so and skips when it is not)."""
-    return importlib.util.find_spec("gensim") is not None
+    return installed("gensim")
 
 
 def gensim_test_file(name: str) -> Path:
     """The path of ``gensim/test/test_data/<name>`` in the installed gensim; a clear error if gensim is missing."""
-    if not gensim_available():
-        raise ModuleNotFoundError(
-            f"{name} comes with the gensim package, which is not installed here. Install it with "
-            f"`{GENSIM_INSTALL}` (`make env` does), then run this again.")
-    folder = Path(importlib.util.find_spec("gensim").submodule_search_locations[0])
-    path = folder / "test" / "test_data" / name
-    if not path.is_file():
-        raise FileNotFoundError(f"{path} is missing: this gensim ships no {name}; `{GENSIM_INSTALL}` does.")
-    return path
+    return package_file("gensim", f"test/test_data/{name}", GENSIM_INSTALL, f"{name} comes")

