@@ -23,14 +23,14 @@ env: $(STAMP)
 
 # Student notebooks: nbgrader generate_assignment for every chapter (solutions/ -> notebooks/).
 release: env
-	$(BIN)/python -m grading.instructor.release
+	$(BIN)/python -m grading.instructor.release.notebooks
 
 # The student repository: the student notebooks, the test cells' helpers and a seqmodels without answers
-# (grading/instructor/student_release.py; chapters listed in autograder/student_release.json ship theirs).
+# (grading/instructor/release/student.py; chapters listed in autograder/student_release.json ship theirs).
 # Push STUDENT_RELEASE as its own repository; a clone of it there keeps its .git across rebuilds.
 STUDENT_RELEASE ?= _build/student-release
 student-release: release
-	$(BIN)/python -m grading.instructor.student_release $(STUDENT_RELEASE)
+	$(BIN)/python -m grading.instructor.release.student $(STUDENT_RELEASE)
 
 # The bundled example class, graded by nbgrader into classwork/example/.
 example-class: env sandbox
@@ -48,7 +48,7 @@ browser:
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; } || \
 	  echo "Chromium not installed: the browser tests will be skipped."
 
-# Students' answers are graded inside bubblewrap (grading/instructor/sandbox.py): installed here when running
+# Students' answers are graded inside bubblewrap (grading/instructor/verdicts/sandbox.py): installed here when running
 # as root on Debian/Ubuntu (as in CI); otherwise grading runs without the OS sandbox and says so.
 sandbox:
 	@command -v bwrap >/dev/null || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null && \

@@ -27,10 +27,10 @@ c.TrustedVerdicts.cell_timeout = 120
 c.ClearSolutions.code_stub = {"python": "# YOUR CODE HERE\nraise NotImplementedError()"}
 
 # Autograding runs nbgrader's pipeline with the trusted checker in place of nbgrader's Execute
-# (grading/instructor/verdicts.py): no kernel runs the student's notebook; each test cell's
+# (grading/instructor/verdicts/preprocessor.py): no kernel runs the student's notebook; each test cell's
 # verdict comes from a process the student's code never runs in.
 c.Autograde.autograde_preprocessors = [
-    "grading.instructor.verdicts.TrustedVerdicts",
+    "grading.instructor.verdicts.preprocessor.TrustedVerdicts",
     "nbgrader.preprocessors.IgnorePattern",
     "nbconvert.preprocessors.ClearMetadataPreprocessor",
     "nbgrader.preprocessors.LimitOutput",
@@ -38,19 +38,19 @@ c.Autograde.autograde_preprocessors = [
     "nbgrader.preprocessors.AssignLatePenalties",
     "nbgrader.preprocessors.CheckCellMetadata",
 ]
-# A late notebook loses what its chapter's rule in <workdir>/deadlines.json says (grading/instructor/deadlines.py).
-c.AssignLatePenalties.plugin_class = "grading.instructor.deadlines.LatePenalty"
+# A late notebook loses what its chapter's rule in <workdir>/deadlines.json says (grading/instructor/gradebook/deadlines.py).
+c.AssignLatePenalties.plugin_class = "grading.instructor.gradebook.deadlines.LatePenalty"
 
 # Feedback pages keep failure messages but never show hidden tests, say which written answers await
-# grading, and typeset math without a network (grading/instructor/feedback.py).
+# grading, and typeset math without a network (grading/instructor/outputs/feedback.py).
 c.GenerateFeedback.preprocessors = [
     "nbgrader.preprocessors.GetGrades",
-    "grading.instructor.feedback.AwaitingManualGrades",
-    "grading.instructor.feedback.HideHiddenTests",
+    "grading.instructor.outputs.feedback.AwaitingManualGrades",
+    "grading.instructor.outputs.feedback.HideHiddenTests",
     "nbconvert.preprocessors.CSSHTMLHeaderPreprocessor",
 ]
-c.GenerateFeedback.exporter_class = "grading.instructor.feedback.FeedbackPage"
+c.GenerateFeedback.exporter_class = "grading.instructor.outputs.feedback.FeedbackPage"
 
 # `nbgrader export` writes, per chapter, <chapter>/grades.csv (a row per student, with a status), canvas.csv
-# and moodle.csv next to the gradebook (grading/instructor/export.py), not one grades.csv of every chapter.
-c.ExportApp.plugin_class = "grading.instructor.export.ChapterExport"
+# and moodle.csv next to the gradebook (grading/instructor/outputs/export.py), not one grades.csv of every chapter.
+c.ExportApp.plugin_class = "grading.instructor.outputs.export.ChapterExport"

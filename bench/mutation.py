@@ -24,7 +24,7 @@ so no mutant sees another's side effects); a child stops at the first failing te
 is killed after ``--timeout-factor`` times the unchanged program's own time. The hidden tests
 draw their inputs from the notebook's own seeds, as nbval and a notebook kernel do.
 ``--checker`` grades every mutant with the course's trusted checker instead
-(``python -m grading.instructor.checker``, the autograder's own verdicts, hidden tests on salted
+(``python -m grading.instructor.verdicts.checker``, the autograder's own verdicts, hidden tests on salted
 seeds): one process per mutant, some ten times slower.
 """
 import argparse
@@ -399,7 +399,7 @@ def grade_mutant(chapter: str, cells: list[Cell], checker: bool = False) -> dict
 
 
 def _checked(chapter: str, cells: list[Cell], changes: list[tuple[int, str | None]], jobs: int) -> Iterator[dict]:
-    """Each program graded by ``python -m grading.instructor.checker``, as the autograder grades a notebook."""
+    """Each program graded by ``python -m grading.instructor.verdicts.checker``, as the autograder grades a notebook."""
     import nbformat
 
     template = nbformat.read(SOLUTIONS / chapter / f"{chapter}.ipynb", as_version=4)
@@ -413,7 +413,7 @@ def _checked(chapter: str, cells: list[Cell], changes: list[tuple[int, str | Non
         nbformat.write(notebook, path)
         begun = time.monotonic()
         try:
-            done = subprocess.run([sys.executable, "-m", "grading.instructor.checker", chapter, str(path), "--out",
+            done = subprocess.run([sys.executable, "-m", "grading.instructor.verdicts.checker", chapter, str(path), "--out",
                                    str(out)], env={**os.environ, "OMP_NUM_THREADS": "1"}, capture_output=True,
                                   timeout=1800, check=False)
         except subprocess.TimeoutExpired:
@@ -626,7 +626,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="a mutant is killed after this many times the unchanged program's time (at least 10 s)")
     parser.add_argument("--all-tests", action="store_true", help="run every test cell, not only up to the first failure")
     parser.add_argument("--checker", action="store_true",
-                        help="grade each mutant with the trusted checker (grading.instructor.checker): slower, one "
+                        help="grade each mutant with the trusted checker (grading.instructor.verdicts.checker): slower, one "
                              "process per mutant, hidden tests on salted seeds")
     parser.add_argument("--target", type=float, default=0.95, help="exit 1 when a chapter's kill rate is below this")
     parser.add_argument("--list", action="store_true", help="list the mutants without grading them")

@@ -7,7 +7,7 @@ notebooks/<chapter>/<chapter>.ipynb, the notebook a student works in, and points
 buttons at a copy of that notebook, which it puts into the built site at the same path.
 
 A student notebook that gives an earlier chapter's answers as a tool (chapter 06 gives chapter
-05's LSTM) is held back as the student release holds it back (grading.instructor.student_release):
+05's LSTM) is held back as the student release holds it back (grading.instructor.release.student):
 until those answers are released (autograder/student_release.json), its page has no download or
 launch button and the site holds no copy of it, since the website is public.
 """
@@ -23,8 +23,8 @@ DOWNLOADS = ("download-notebook-button", "download-source-button")
 @cache
 def held_back() -> frozenset[str]:
     """Chapters whose student notebook shows answers not yet released."""
-    from grading.instructor.student_release import configured_answers
-    from grading.instructor.student_release import held_back as held
+    from grading.instructor.release.student import configured_answers
+    from grading.instructor.release.student import held_back as held
 
     return frozenset(held(set(configured_answers())))
 

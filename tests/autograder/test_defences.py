@@ -15,10 +15,10 @@ from nbformat.v4 import new_code_cell, new_notebook
 
 from grading.student import checks
 from grading.instructor.course import REPO
-from grading.instructor import sandbox
-from grading.instructor.answers import Answers
-from grading.instructor.checker import PRIVATE_PACKAGES, BEGIN_HIDDEN, END_HIDDEN, Checker, answer_program
-from grading.instructor.wire import Opaque, Peer, RemoteError
+from grading.instructor.verdicts import sandbox
+from grading.instructor.verdicts.answers import Answers
+from grading.instructor.verdicts.checker import PRIVATE_PACKAGES, BEGIN_HIDDEN, END_HIDDEN, Checker, answer_program
+from grading.instructor.verdicts.wire import Opaque, Peer, RemoteError
 from grading.student.watch import CallWatcher
 
 REFERENCE_FILE = REPO / "reference" / "seqmodels" / "__init__.py"

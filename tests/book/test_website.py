@@ -10,8 +10,8 @@ from urllib.parse import unquote, urlsplit
 import pytest
 
 from grading.instructor.course import NOTEBOOKS, REPO, chapters
-from grading.instructor.release import leaked, secret_lines
-from grading.instructor.student_release import configured_answers, held_back
+from grading.instructor.release.notebooks import leaked, secret_lines
+from grading.instructor.release.student import configured_answers, held_back
 
 PAGES = ["index.html", "book/intro.html", "book/students.html", "book/instructors.html", "book/bibliography.html",
          "book/notation.html", "book/api.html", *[f"book/chapters/{c}.html" for c in chapters()]]

@@ -24,7 +24,9 @@ from pathlib import Path
 import nbformat
 from tqdm import tqdm
 
-from grading.instructor import export, flags, freshness
+from grading.instructor.outputs import export
+from grading.instructor.gradebook import flags
+from grading.instructor import freshness
 from grading.instructor.course import CLASSWORK, NOTEBOOKS, REPO, SOLUTIONS, chapters
 from grading.instructor.grade import GradingWorkers, grade
 

@@ -4,14 +4,14 @@
 
 nbgrader does the grading (``nbgrader autograde --student S`` per student, several at once:
 nbgrader itself grades one notebook at a time), with the trusted checker in place of its
-kernel (grading.instructor.verdicts): the student's answers run only in a sandboxed worker,
+kernel (grading.instructor.verdicts.preprocessor): the student's answers run only in a sandboxed worker,
 and every verdict is computed outside it. Students already graded are skipped unless
 ``--force``, so an interrupted run resumes. A submission that cannot be graded (empty,
 not a notebook, another chapter's notebook, over the time limit) scores 0 and gets a
 feedback page that says why; every other student is graded normally. Answers are screened
-before they run (grading.instructor.screen). What the intake and the screens flag is kept
-(grading.instructor.flags), and the chapter's grades, with a status per student of the class,
-go to ``<workdir>/<chapter>/`` (grading.instructor.export). If the instructor's own setup cell
+before they run (grading.instructor.intake.screen). What the intake and the screens flag is kept
+(grading.instructor.gradebook.flags), and the chapter's grades, with a status per student of the class,
+go to ``<workdir>/<chapter>/`` (grading.instructor.outputs.export). If the instructor's own setup cell
 fails, the run stops with "setup failed": nobody is given 0 for it.
 """
 import argparse
@@ -32,7 +32,8 @@ import nbformat
 from nbgrader.api import Gradebook, MissingEntry
 from tqdm import tqdm
 
-from grading.instructor import deadlines, export, flags
+from grading.instructor.gradebook import deadlines, flags
+from grading.instructor.outputs import export
 from grading.instructor.course import (
     CLASSWORK,
     REPO,
@@ -41,10 +42,10 @@ from grading.instructor.course import (
     nbgrader_environment,
     workdir_options,
 )
-from grading.instructor.verdicts import SETUP_FAILURE, report_notes
-from grading.instructor.lms import LAYOUTS, TIMESTAMP
-from grading.instructor.submissions import Submission, collect, prepare, writes_into
-from grading.instructor.worker import Worker, WorkerTimeout
+from grading.instructor.verdicts.preprocessor import SETUP_FAILURE, report_notes
+from grading.instructor.intake.lms import LAYOUTS, TIMESTAMP
+from grading.instructor.intake.submissions import Submission, collect, prepare, writes_into
+from grading.instructor.workers.local import Worker, WorkerTimeout
 
 NOTEBOOK_TIME_LIMIT = 600  # seconds for one whole notebook; c.Execute.timeout limits each cell
 MEMORY_LIMIT_MB = 4096  # address space of one answer worker
@@ -121,7 +122,7 @@ def _salt(workdir: Path) -> int:
 
 
 class GradingWorkers:
-    """A few long-lived nbgrader processes (grading.instructor.worker), shared by the threads that grade
+    """A few long-lived nbgrader processes (grading.instructor.workers.local), shared by the threads that grade
     (and by the chapters graded at once, grading.instructor.example_class)."""
 
     def __init__(self, jobs: int):

@@ -1,7 +1,7 @@
 """Which forbidden callables, and which reference-package code, run while a graded function runs.
 
 Used by ``grading.student.checks.call`` in a student's kernel and by the sandboxed answer worker
-(``grading.instructor.answer_worker``), which loads this file by path: it imports only the
+(``grading.instructor.verdicts.answer_worker``), which loads this file by path: it imports only the
 standard library and torch.
 """
 import importlib

@@ -16,7 +16,7 @@ from nbgrader.api import Gradebook
 
 from grading.instructor.course import SOLUTIONS, chapters
 from grading.instructor.example_class import EXAMPLES, grade_class, load_students
-from grading.instructor.release import leaked, secret_lines
+from grading.instructor.release.notebooks import leaked, secret_lines
 
 CHAPTERS = [c for c in chapters() if (EXAMPLES / c).is_dir()]
 

@@ -1,0 +1,1 @@
+"""The gradebook's companions: due dates and late penalties, flags for the instructor."""

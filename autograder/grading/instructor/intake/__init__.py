@@ -1,0 +1,1 @@
+"""Intake: a class's hand-ins found, repaired and screened before grading (nbgrader folders, LMS downloads)."""

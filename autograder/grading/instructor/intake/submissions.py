@@ -1,0 +1,401 @@
+"""Collecting a class's submissions, and repairing what would cost an honest student points.
+
+Every hand-in in the input (a folder or a zip file, in any layout of grading.instructor.intake.lms) belongs to
+one Submission per student id, which becomes either a notebook ready for nbgrader, with a note
+of every repair, or the reason it cannot be graded (it scores 0, and the student's feedback
+page says why). Nothing raises, and nothing in the input is written.
+
+Repaired, then graded on their merits: a notebook saved as UTF-16 or UTF-32, with a
+byte-order mark or in Windows-1252; a notebook whose metadata, or whose cells' nbgrader
+metadata, an editor removed (cells are matched to the release: read-only and test cells by
+their text, answer cells by the functions they define, written answers by their place); a
+notebook under another name or extension, in another folder or in a zip file; deleted,
+reordered or edited test and read-only cells. Several notebooks of the chapter from one
+student: the newest is graded, and the others are named in the notes.
+"""
+import ast
+import codecs
+import copy
+import functools
+import json
+import re
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+import nbformat
+
+from grading.instructor.intake import lms
+from grading.instructor.course import NOTEBOOKS, chapters, intake_directory
+from grading.instructor.intake.lms import HandIn
+from grading.instructor.intake.screen import screen
+from grading.instructor.intake.similarity import near_copies
+
+_BYTE_ORDER_MARKS = ((codecs.BOM_UTF32_LE, "UTF-32"), (codecs.BOM_UTF32_BE, "UTF-32"), (codecs.BOM_UTF8, "UTF-8-sig"),
+                     (codecs.BOM_UTF16_LE, "UTF-16"), (codecs.BOM_UTF16_BE, "UTF-16"))
+# which of the first four bytes are zero, for text without a byte-order mark (JSON starts with ASCII)
+_ZEROS = {(False, True, True, True): "UTF-32-LE", (True, True, True, False): "UTF-32-BE",
+          (False, True, False, True): "UTF-16-LE", (True, False, True, False): "UTF-16-BE"}
+
+
+@dataclass
+class Submission:
+    student: str
+    hand_ins: list[HandIn]  # every file this student id handed in
+    layout: str = "flat"
+    source: HandIn | None = None  # the file graded, once prepare() has chosen it
+    notes: list[str] = field(default_factory=list)  # what the instructor should know; graded anyway
+    fatal: str | None = None  # why it cannot be graded (it scores 0)
+
+    @property
+    def flagged(self) -> bool:
+        return bool(self.notes) or self.fatal is not None
+
+    @property
+    def submitted(self) -> datetime | None:
+        """When the graded file was handed in, as the LMS or nbgrader recorded it (UTC)."""
+        return self.source.submitted if self.source else None
+
+
+@dataclass
+class _Reading:
+    notebook: nbformat.NotebookNode | None
+    problem: str | None = None  # why it is not a notebook of the chapter
+    notes: list[str] = field(default_factory=list)
+
+
+def _grade_ids(notebook: nbformat.NotebookNode) -> list[str]:
+    return [c.metadata["nbgrader"]["grade_id"] for c in notebook.cells if "grade_id" in c.metadata.get("nbgrader", {})]
+
+
+def released_notebook(chapter: str) -> Path:
+    return NOTEBOOKS / chapter / f"{chapter}.ipynb"
+
+
+def collect(folder: Path, chapter: str, layout: str = "auto", id_pattern: str | None = None) -> list[Submission]:
+    """One Submission per student id in ``folder`` (a folder or a zip file), sorted by id.
+
+    ``layout`` is one of grading.instructor.intake.lms.LAYOUTS; ``id_pattern`` replaces its file-name pattern.
+    Two people behind one student id (two LMS numbers) are refused, naming both files.
+    """
+    hand_ins = lms.files(folder)
+    layout = lms.detect(hand_ins) if layout == "auto" else layout
+    lms.attribute(hand_ins, chapter, layout, id_pattern)
+    by_student: dict[str, list[HandIn]] = {}
+    for hand_in in hand_ins:
+        if not (layout == "nbgrader" and hand_in.path.name == lms.TIMESTAMP):
+            by_student.setdefault(hand_in.student, []).append(hand_in)
+    submissions = []
+    for student, own in sorted(by_student.items()):
+        submission = Submission(student, own, layout)
+        people = sorted({h.identity for h in own if h.identity})
+        if len(people) > 1:
+            first, second = (next(h for h in own if h.identity == person) for person in people[:2])
+            submission.fatal = (f"two people handed in as {student}, {first.identity} ({first.path}) and "
+                                f"{second.identity} ({second.path}); neither is graded: tell them apart with "
+                                "--id-pattern, e.g. a student group that takes the whole name or the LMS's number")
+        submissions.append(submission)
+    return submissions
+
+
+def writes_into(folder: Path, workdir: Path) -> str | None:
+    """Why grading ``folder`` with results in ``workdir`` would write into it; None when it would not.
+
+    ``<workdir>/submitted`` (``nbgrader collect``'s) may be graded: the command writes its copies elsewhere.
+    """
+    folder, workdir = folder.resolve(), workdir.resolve()
+    if folder == workdir or folder in workdir.parents:
+        return f"the work folder {workdir} is inside {folder}"
+    written = next((d for d in (intake_directory(workdir), workdir / "autograded", workdir / "feedback",
+                                workdir / "release") if d == folder or d in folder.parents), None)
+    return f"{folder} is inside {written}, which grading writes" if written else None
+
+
+def prepare(submission: Submission, chapter: str) -> nbformat.NotebookNode | None:
+    """Choose, read and repair the submission's notebook; None (with ``fatal`` set) when none can be graded."""
+    if submission.fatal:
+        return None
+    release = nbformat.read(released_notebook(chapter), as_version=4)
+    notebook = _choose(submission, chapter, release)
+    if notebook is None:
+        return None
+    notebook = _restore_locked_cells(notebook, release, submission)
+    _screen_answers(notebook, release, submission)
+    return notebook
+
+
+def _choose(submission: Submission, chapter: str, release) -> nbformat.NotebookNode | None:
+    """The newest notebook of the chapter, from where the layout puts it if there is one there; notes on the choice."""
+    ranked = sorted(sorted(submission.hand_ins, key=lambda h: h.when, reverse=True), key=lambda h: h.tier)
+    readings = {h: _read(h, release, chapter) for h in ranked if h.tier < 2}
+    usable = [h for h, reading in readings.items() if reading.notebook is not None]
+    if not usable:  # perhaps saved into another chapter's folder
+        elsewhere = {h: _read(h, release, chapter) for h in ranked if h.tier == 2}
+        usable = [h for h, reading in elsewhere.items() if reading.notebook is not None]
+        readings |= {h: elsewhere[h] for h in usable}
+    if not usable:
+        submission.fatal = _why_not(submission, chapter, readings)
+        return None
+    chosen = submission.source = usable[0]
+    ignored = [str(h.path) for h in readings if h is not chosen and h.tier <= chosen.tier
+               and (h in usable or h.path.suffix.lower() == ".ipynb")]
+    if ignored:
+        submission.notes.append(f"{len(ignored) + 1} notebooks handed in; graded the newest {chapter} notebook, "
+                                f"{chosen.path} (ignored {', '.join(ignored)})")
+    submission.notes += readings[chosen].notes + _place_notes(submission, chosen, chapter)
+    return readings[chosen].notebook
+
+
+def _place_notes(submission: Submission, chosen: HandIn, chapter: str) -> list[str]:
+    """What was unusual about the graded file's name and place."""
+    notes = []
+    if submission.layout == "nbgrader":
+        if chosen.tier:
+            notes.append(f"found {chosen.path}, not in {submission.student}/{chapter}/; graded it")
+        if chosen.path.name != f"{chapter}.ipynb":
+            notes.append(f"renamed {chosen.path.name} to {chapter}.ipynb")
+    elif chosen.path.suffix != ".ipynb":
+        notes.append(f"{chosen.path} is a notebook despite its file name extension; graded it")
+    if chosen.misnamed and submission.layout != "flat":
+        notes.append(f"{chosen.path} does not follow {submission.layout}'s names; the student id is its name")
+    if chosen.late:
+        notes.append("the LMS marks it late, and its download does not say when: apply the late policy in the LMS")
+    return notes
+
+
+def _why_not(submission: Submission, chapter: str, readings: dict[HandIn, _Reading]) -> str:
+    """The reason given for a student none of whose files is a notebook of the chapter."""
+    own = [h for h in readings if h.tier == 0]
+    if not own:
+        return f"no notebook for {chapter} was submitted"
+    first = next((h for h in own if h.path.suffix.lower() == ".ipynb"), own[0])
+    others = [str(h.path) for h in own if h is not first]
+    listed = ", ".join(others[:5]) + (" ..." if len(others) > 5 else "")
+    return readings[first].problem + (f" (also handed in: {listed})" if others else "")
+
+
+def _read(hand_in: HandIn, release, chapter: str) -> _Reading:
+    """The notebook in a file, repaired, if it is one of the chapter; else why not."""
+    name = hand_in.path
+    if hand_in.is_folder:
+        return _Reading(None, f"the folder {name} is empty")
+    if hand_in.size > lms.MAX_BYTES:
+        return _Reading(None, f"{name} is larger than {lms.MAX_BYTES // 10**6} MB")
+    try:
+        raw = hand_in.read()
+    except Exception as error:  # noqa: BLE001 - an unreadable file or zip member (encrypted, corrupt): its reason
+        return _Reading(None, f"{name} could not be read ({error})")
+    if not raw.strip():
+        return _Reading(None, f"{name} is an empty file")
+    notes: list[str] = []
+    try:
+        data = json.loads(_decoded(raw, notes))
+        if not (isinstance(data, dict) and isinstance(data.get("cells", data.get("worksheets")), list)):
+            return _Reading(None, f"{name} is JSON but not a Jupyter notebook (it has no list of cells)")
+        notebook = nbformat.reads(json.dumps(_completed(data, notes)), as_version=4)
+    except Exception as error:  # noqa: BLE001 - json, nbformat's validation and conversion raise many kinds
+        return _Reading(None, f"{name} is not a valid notebook ({(str(error).splitlines() or [''])[0][:120]})")
+    own = _own_ids(chapter)
+    matched = _match_cleared_cells(notebook, release, own)
+    if matched:
+        shown = ", ".join(matched[:6]) + (" ..." if len(matched) > 6 else "")
+        notes.append(f"nbgrader's metadata was missing from {len(matched)} cells (removed by an editor?); "
+                     f"matched them to the release by their content: {shown}")
+    ids = set(_grade_ids(notebook))
+    if not ids & own:
+        other = _chapter_of(ids)
+        return _Reading(None, f"{name} is the notebook of chapter {other}, not {chapter}" if other
+                        else f"{name} is not a {chapter} notebook (none of its graded cells are there)")
+    return _Reading(notebook, None, notes)
+
+
+def _decoded(raw: bytes, notes: list[str]) -> str:
+    """The text of a file in any encoding editors save notebooks in; a note unless it was plain UTF-8."""
+    marked = next((encoding for mark, encoding in _BYTE_ORDER_MARKS if raw.startswith(mark)), None)
+    encoding = marked or _ZEROS.get(tuple(byte == 0 for byte in raw[:4]))
+    if encoding:
+        notes.append("began with a byte-order mark; read without it" if encoding == "UTF-8-sig"
+                     else f"saved as {encoding.removesuffix('-LE').removesuffix('-BE')}; read as such")
+        return raw.decode(encoding, errors="replace")
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        notes.append("not saved as UTF-8; read as Windows-1252 (accented letters may differ)")
+        return raw.decode("cp1252", errors="replace")
+
+
+def _completed(data: dict, notes: list[str]) -> dict:
+    """The notebook with the keys nbformat requires that editors and scripts drop put back."""
+    if "worksheets" in data:
+        notes.append("converted from notebook format 3")
+        return data
+    missing = []
+    if not isinstance(data.get("metadata"), dict):
+        data["metadata"] = {}
+        missing.append("the notebook's metadata")
+    if "nbformat" not in data or "nbformat_minor" not in data:
+        data.setdefault("nbformat", 4)
+        data.setdefault("nbformat_minor", 4)
+        missing.append("its format version")
+    cells = data["cells"] = [cell for cell in data["cells"] if isinstance(cell, dict)]
+    bare = [cell for cell in cells if not isinstance(cell.get("metadata"), dict)]
+    for index, cell in enumerate(cells):
+        cell.setdefault("cell_type", "code" if "outputs" in cell else "markdown")
+        cell.setdefault("source", "")
+        if cell in bare:
+            cell["metadata"] = {}
+        if cell["cell_type"] == "code":
+            cell.setdefault("outputs", [])
+            cell.setdefault("execution_count", None)
+        if data["nbformat_minor"] >= 5:
+            cell.setdefault("id", f"cell-{index}")
+    if bare:
+        missing.append(f"the metadata of {len(bare)} cells")
+    if missing:
+        notes.append(f"put back what was missing: {', '.join(missing)}")
+    return data
+
+
+@functools.lru_cache(maxsize=4096)  # matching compares every free cell with every missing answer
+def _functions(source: str) -> frozenset[str]:
+    """Names of the functions a cell defines at its top level."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:  # IPython magics, or an unfinished answer
+        return frozenset(re.findall(r"^def\s+(\w+)", source, re.MULTILINE))
+    return frozenset(s.name for s in tree.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)))
+
+
+def _matched_by_content(released) -> bool:
+    """Whether a released graded cell is recognised by content: read-only and test cells, answers defining functions."""
+    meta = released.metadata["nbgrader"]
+    return not meta.get("solution") or bool(released.cell_type == "code" and _functions(released.source))
+
+
+def _same_content(released, cell) -> bool:
+    """A read-only or test cell with the release's text, or a code cell defining the released answer's functions."""
+    if cell.cell_type != released.cell_type or not _matched_by_content(released):
+        return False
+    if not released.metadata["nbgrader"].get("solution"):
+        return cell.source.strip() == released.source.strip()
+    return _functions(released.source) <= _functions(cell.source)
+
+
+def _match_cleared_cells(notebook, release, own: set[str]) -> list[str]:
+    """Give cells whose nbgrader metadata was removed the release's; the grade ids matched, in released order.
+
+    Only graded cells missing from the notebook are matched, and only with cells that have no
+    grade id and are not the release's own text. Read-only, test and answer cells match by
+    content (_same_content). Once a cell of the chapter's ``own`` ids is there or matched, each
+    remaining answer that defines no function (a written answer) takes the first free cell of
+    its kind after the graded cell before it: a notebook with no content of the chapter is left alone.
+    """
+    present = {gid: i for i, c in enumerate(notebook.cells) if (gid := c.metadata.get("nbgrader", {}).get("grade_id"))}
+    graded = [c for c in release.cells if "grade_id" in c.metadata.get("nbgrader", {})]
+    narrative = {c.source.strip() for c in release.cells if "grade_id" not in c.metadata.get("nbgrader", {})}
+    free = [i for i, c in enumerate(notebook.cells)
+            if "grade_id" not in c.metadata.get("nbgrader", {}) and c.source.strip() not in narrative]
+    place: dict[str, int] = {}
+    for released in graded:
+        gid = released.metadata["nbgrader"]["grade_id"]
+        if gid not in present:
+            index = next((i for i in free if i not in place.values()
+                          and _same_content(released, notebook.cells[i])), None)
+            if index is not None:
+                place[gid] = index
+    if (set(place) | set(present)) & own:
+        previous = -1
+        for released in graded:
+            gid = released.metadata["nbgrader"]["grade_id"]
+            if gid not in present and gid not in place and not _matched_by_content(released):
+                index = next((i for i in free if i > previous and i not in place.values()
+                              and notebook.cells[i].cell_type == released.cell_type), None)
+                if index is not None:
+                    place[gid] = index
+            previous = present.get(gid, place.get(gid, previous))
+    for released in graded:
+        gid = released.metadata["nbgrader"]["grade_id"]
+        if gid in place:
+            notebook.cells[place[gid]].metadata["nbgrader"] = copy.deepcopy(released.metadata["nbgrader"])
+    return [c.metadata["nbgrader"]["grade_id"] for c in graded if c.metadata["nbgrader"]["grade_id"] in place]
+
+
+@functools.cache
+def _released_ids(chapter: str) -> frozenset[str]:
+    """The grade ids of a chapter's release (read once per process)."""
+    release = released_notebook(chapter)
+    return frozenset(_grade_ids(nbformat.read(release, as_version=4))) if release.is_file() else frozenset()
+
+
+def _own_ids(chapter: str) -> frozenset[str]:
+    """The grade ids no other chapter's release has (not ``setup``): the evidence that a notebook is this chapter's."""
+    return _released_ids(chapter).difference(*(_released_ids(c) for c in chapters() if c != chapter))
+
+
+def _chapter_of(ids: set[str]) -> str | None:
+    return next((chapter for chapter in chapters() if ids & _own_ids(chapter)), None)
+
+
+def _screen_answers(notebook, release, submission: Submission) -> None:
+    """Keep answer cells that could tamper with grading from running (grading.instructor.intake.screen); note near-copies."""
+    locked = {gid for gid in _grade_ids(release) if _is_locked(release, gid)}
+    released_code = {c.source for c in release.cells if c.cell_type == "code"}  # demos may use the reference
+    for cell in notebook.cells:
+        gid = cell.metadata.get("nbgrader", {}).get("grade_id")
+        if cell.cell_type != "code" or gid in locked or (cell.source in released_code and not gid):
+            continue
+        where = f"cell {gid}" if gid else "a cell added to the notebook"
+        findings = screen(cell.source)
+        if findings:
+            reason = (f"The grader did not run this cell: {findings[0]} of your answer. This exercise scores 0; "
+                      "remove that and hand in again, or ask your instructor.")
+            cell.source = f"raise RuntimeError({reason!r})\n" + cell.source
+            submission.notes.append(f"tampering suspected in {where}, not run: " + "; ".join(map(str, findings[:3])))
+        for name, score in near_copies(cell.source):
+            submission.notes.append(f"{name} in {where} is a near-copy of the reference implementation "
+                                    f"(similarity {score:.2f})")
+
+
+def _restore_locked_cells(notebook, release, submission: Submission) -> nbformat.NotebookNode:
+    """Put back deleted tests and read-only cells, and put graded cells back in the released order.
+
+    nbgrader restores the text of edited test cells but scores a deleted one 0 and runs cells
+    in the order it finds them; a student should lose points for wrong answers only.
+    """
+    own = {c.metadata["nbgrader"]["grade_id"]: c for c in notebook.cells if "grade_id" in c.metadata.get("nbgrader", {})}
+    released = {c.metadata["nbgrader"]["grade_id"]: c for c in release.cells if "grade_id" in c.metadata.get("nbgrader", {})}
+    changed = [gid for gid in own if gid in released and _is_locked(release, gid) and own[gid].source != released[gid].source]
+    if changed:
+        submission.notes.append(f"read-only or test cells differ from the current release (edited, or an older release): "
+                                f"{', '.join(changed)}; the grader runs the current ones")
+    order = _grade_ids(release)
+    restored = [gid for gid in order if gid not in own and _is_locked(release, gid)]
+    if [gid for gid in _grade_ids(notebook) if gid in order] != [gid for gid in order if gid in own]:
+        submission.notes.append("graded cells were out of order; put back in the released order")
+    elif not restored:
+        return notebook
+    if restored:
+        submission.notes.append(f"restored deleted read-only or test cells: {', '.join(restored)}")
+    extra_after: dict[str | None, list] = {}  # the student's own cells stay after the graded cell they followed
+    anchor = None
+    for cell in notebook.cells:
+        gid = cell.metadata.get("nbgrader", {}).get("grade_id")
+        if gid in released:
+            anchor = gid
+        else:
+            extra_after.setdefault(anchor, []).append(cell)
+    cells = list(extra_after.get(None, []))
+    for gid in order:
+        if gid in own:
+            cells.append(own[gid])
+        elif gid in restored:
+            cells.append(copy.deepcopy(released[gid]))
+        cells.extend(extra_after.get(gid, []))
+    notebook.cells = cells
+    return notebook
+
+
+def _is_locked(release, grade_id: str) -> bool:
+    cell = next(c for c in release.cells if c.metadata.get("nbgrader", {}).get("grade_id") == grade_id)
+    meta = cell.metadata["nbgrader"]
+    return bool(meta.get("locked")) and not meta.get("solution")

@@ -1,0 +1,1 @@
+"""Outputs: what the graded class gets back (feedback pages) and the grades exported for the LMS."""

@@ -1,0 +1,188 @@
+"""Grades per chapter: one row per student of the class, saying what is final and what is not.
+
+For a chapter, ``<workdir>/<chapter>/`` gets three files (and ``flags.json``, grading.instructor.gradebook.flags):
+
+``grades.csv``
+    A row per student of the class: every student in nbgrader's gradebook, which holds
+    everyone who handed in any chapter so far and everyone added with ``nbgrader db student
+    add`` or ``import`` (import the roster to list those who never handed anything in).
+    nbgrader's own columns (``student_id`` ... ``raw_score``, ``late_submission_penalty``,
+    ``score``, ``max_score``) and ``status``, ``autograded_score`` (the test cells, with any
+    override made in formgrader), ``written_score`` (the written answers graded by hand),
+    ``awaiting_manual_points`` (the points of written answers not graded yet), ``flagged``
+    (nbgrader's flag: ``yes`` or blank) and ``flags`` (the reasons, from flags.json). A student
+    without a hand-in has blank scores, never 0.
+``canvas.csv``, ``moodle.csv``
+    The final scores (after the late penalty) in the shape the LMS imports: Canvas's gradebook
+    import (``Student``, ``ID``, ``SIS User ID``, ``SIS Login ID``, ``Section``, then a column
+    named after the chapter), Moodle's CSV grade import (name columns, ``Student ID`` and
+    ``Email address`` to map the user from, and a column named after the chapter). They hold
+    only rows whose score is final, ``graded`` and ``failed``: a student awaiting manual
+    grading or without a hand-in is left out, so that an import never overwrites a grade in the
+    LMS with a partial or a missing one.
+
+``status`` is one of
+
+- ``graded``: every cell has its score;
+- ``awaiting manual grading``: written answers are not graded yet (``awaiting_manual_points``);
+- ``not graded yet``: handed in, but autograding did not finish (run the grading command again);
+- ``failed: <why>``: the hand-in could not be graded, and scores 0;
+- ``not handed in``;
+
+followed, for a hand-in after the due date, by ``, late by <H> h`` and the points it lost
+(``, penalty <P>``) if the chapter's rule takes any (grading.instructor.gradebook.deadlines).
+
+:class:`ChapterExport` is this course's nbgrader export plugin (``c.ExportApp.plugin_class``):
+plain ``nbgrader export`` writes these files for every chapter with a hand-in
+(``--assignment`` chooses), into ``<chapter>/`` next to the gradebook, or under the folder
+``--to`` names. ``--exporter=nbgrader.plugins.CsvExportPlugin`` gives nbgrader's single CSV of
+every chapter instead.
+"""
+import csv
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+from nbgrader.api import Gradebook, MissingEntry
+from nbgrader.plugins import ExportPlugin
+from sqlalchemy.engine import make_url
+
+from grading.instructor.gradebook import flags
+
+GRADED, AWAITING, NOT_GRADED, FAILED, NOT_HANDED_IN = (
+    "graded", "awaiting manual grading", "not graded yet", "failed", "not handed in")
+FINAL = (GRADED, FAILED)  # the states whose score an LMS gets
+GRADES, CANVAS, MOODLE = "grades.csv", "canvas.csv", "moodle.csv"
+_COLUMNS = ["student_id", "last_name", "first_name", "email", "assignment", "status", "timestamp", "duedate",
+            "autograded_score", "written_score", "awaiting_manual_points", "raw_score", "late_submission_penalty",
+            "score", "max_score", "flagged", "flags"]
+
+
+@dataclass
+class Row:
+    """One student's grades for one chapter (None where there is nothing to say)."""
+    student_id: str
+    last_name: str | None
+    first_name: str | None
+    email: str | None
+    max_score: float
+    state: str = NOT_HANDED_IN
+    failure: str | None = None
+    timestamp: datetime | None = None
+    seconds_late: float = 0.0
+    autograded: float | None = None
+    written: float | None = None
+    awaiting: float | None = None
+    raw: float | None = None
+    penalty: float | None = None
+    score: float | None = None
+    flagged: bool = False
+    flags: list[str] = field(default_factory=list)
+
+    @property
+    def status(self) -> str:
+        text = f"{FAILED}: {self.failure}" if self.state == FAILED else self.state
+        if self.seconds_late > 0:
+            text += f", late by {self.seconds_late / 3600:.1f} h"
+            if self.penalty:
+                text += f", penalty {self.penalty:g}"
+        return text
+
+    @property
+    def name(self) -> str:
+        """"Last, First" as LMSs sort students, or the student id when the gradebook has no name."""
+        return ", ".join(part for part in (self.last_name, self.first_name) if part) or self.student_id
+
+
+def rows(gradebook: Gradebook, chapter: str, records: dict[str, dict]) -> list[Row]:
+    """Every student's row for ``chapter``, by student id; ``records`` are the chapter's flags.json entries."""
+    maximum = gradebook.find_assignment(chapter).max_score
+    result = []
+    for student in sorted(gradebook.students, key=lambda s: s.id):
+        row = Row(student.id, student.last_name, student.first_name, student.email, maximum)
+        try:
+            submission = gradebook.find_submission(chapter, student.id)
+        except MissingEntry:
+            result.append(row)
+            continue
+        record = records.get(student.id, {})
+        row.flags, row.failure = record.get("flags", []), record.get("failed")
+        row.flagged = any(notebook.flagged for notebook in submission.notebooks)
+        row.timestamp, row.seconds_late = submission.timestamp, submission.total_seconds_late
+        if row.failure:
+            row.state = FAILED
+            row.autograded = row.written = row.awaiting = row.raw = row.penalty = row.score = 0.0
+        else:
+            _score(row, submission)
+        result.append(row)
+    return result
+
+
+def _score(row: Row, submission) -> None:
+    """Fill in the points of a hand-in that was not refused, and its state."""
+    grades = [grade for notebook in submission.notebooks for grade in notebook.grades]
+    answers = {cell.name for notebook in submission.notebooks for cell in notebook.notebook.solution_cells}
+    tests = [grade for grade in grades if grade.name not in answers]
+    row.autograded = sum((grade.score for grade in tests), 0.0)
+    row.written = sum((grade.score for grade in grades if grade.name in answers), 0.0)
+    row.awaiting = sum((grade.max_score for grade in grades if grade.needs_manual_grade), 0.0)
+    row.raw, row.penalty = row.autograded + row.written, submission.late_submission_penalty or 0.0
+    row.score = max(0.0, row.raw - row.penalty)
+    if any(grade.auto_score is None and grade.manual_score is None for grade in tests):
+        row.state = NOT_GRADED
+    else:
+        row.state = AWAITING if row.awaiting else GRADED
+
+
+def _text(value) -> str:
+    if value is None:
+        return ""
+    return str(round(value, 2)) if isinstance(value, float) else str(value)
+
+
+def write(folder: Path, chapter: str, duedate: datetime | None, chapter_rows: list[Row]) -> list[Path]:
+    """grades.csv, canvas.csv and moodle.csv of the chapter in ``folder``; their paths."""
+    folder.mkdir(parents=True, exist_ok=True)
+    final = [row for row in chapter_rows if row.state in FINAL]
+    tables = {
+        GRADES: (_COLUMNS, [[row.student_id, row.last_name, row.first_name, row.email, chapter, row.status,
+                             row.timestamp, duedate, row.autograded, row.written, row.awaiting, row.raw,
+                             row.penalty, row.score, row.max_score, "yes" if row.flagged else "",
+                             "; ".join(row.flags)] for row in chapter_rows]),
+        # Canvas matches a student by ID (its user id: the student id when that is a number), SIS ids or name
+        CANVAS: (["Student", "ID", "SIS User ID", "SIS Login ID", "Section", chapter],
+                 [[row.name, row.student_id if row.student_id.isdigit() else "", "", "", "", row.score]
+                  for row in final]),
+        # Moodle maps the user from a column chosen at import: the student id (as username or ID number) or the email
+        MOODLE: (["First name", "Last name", "Student ID", "Email address", chapter],
+                 [[row.first_name, row.last_name, row.student_id, row.email, row.score] for row in final]),
+    }
+    for name, (header, body) in tables.items():
+        with (folder / name).open("w", newline="") as handle:
+            table = csv.writer(handle)
+            table.writerow(header)
+            table.writerows([_text(value) for value in line] for line in body)
+    return [folder / name for name in tables]
+
+
+def gradebook_folder(db_url: str) -> Path:
+    """The folder of an SQLite gradebook: the work folder, where flags.json and the chapters' files live."""
+    return Path(make_url(db_url).database).resolve().parent
+
+
+class ChapterExport(ExportPlugin):
+    """``nbgrader export`` for this course: the files above, one folder per chapter (``--to``: under that folder)."""
+
+    def export(self, gradebook: Gradebook) -> None:
+        if self.to.endswith(".csv"):
+            raise ValueError(f"--to names the folder that gets a folder per chapter, not a file ({self.to}); "
+                             "--exporter=nbgrader.plugins.CsvExportPlugin writes nbgrader's single CSV")
+        workdir = gradebook_folder(self.parent.coursedir.db_url)
+        chapters = [str(name) for name in self.assignment] or [a.name for a in gradebook.assignments if a.submissions]
+        wanted = {str(student) for student in self.student}
+        for chapter in chapters:
+            chapter_rows = [row for row in rows(gradebook, chapter, flags.load(workdir, chapter))
+                            if not wanted or row.student_id in wanted]
+            folder = Path(self.to) / chapter if self.to else flags.chapter_folder(workdir, chapter)
+            written = write(folder, chapter, gradebook.find_assignment(chapter).duedate, chapter_rows)
+            self.log.info("Exported %s: %s", chapter, ", ".join(map(str, written)))

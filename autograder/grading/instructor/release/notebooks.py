@@ -1,0 +1,82 @@
+"""Generate the student notebooks (notebooks/<chapter>/) from the solutions with nbgrader.
+
+Usage: python -m grading.instructor.release.notebooks [CHAPTER ...] [--force]
+
+A chapter whose solutions and nbgrader configuration are unchanged since its last release is
+skipped (grading.instructor.freshness); ``--force`` releases it anyway.
+"""
+import json
+import re
+import sys
+
+from grading.instructor import freshness
+from grading.instructor.course import NOTEBOOKS, REPO, SOLUTIONS, chapters, nbgrader
+
+_SECRET_REGION = re.compile(r"### BEGIN (SOLUTION|HIDDEN TESTS)\n(.*?)### END \1", re.DOTALL)
+
+
+def release(chapter: str, *extra: str) -> None:
+    """``nbgrader generate_assignment``: strip solutions and hidden tests, lock test cells, record checksums."""
+    nbgrader("generate_assignment", chapter, "--force", *extra)
+
+
+def _regions(chapter: str) -> tuple[dict[str, set[str]], set[str]]:
+    """Lines of the chapter's solution notebooks inside each kind of secret region, and the lines outside."""
+    inside: dict[str, set[str]] = {"SOLUTION": set(), "HIDDEN TESTS": set()}
+    outside: set[str] = set()
+    for source in (SOLUTIONS / chapter).glob("*.ipynb"):
+        for cell in json.loads(source.read_text())["cells"]:
+            text = "".join(cell["source"])
+            for kind, body in _SECRET_REGION.findall(text):
+                inside[kind] |= {line.strip() for line in body.splitlines() if len(line.strip()) > 12}
+            outside |= {line.strip() for line in _SECRET_REGION.sub("", text).splitlines()}
+    return inside, outside
+
+
+def secret_lines(chapter: str, kinds: tuple[str, ...] = ("SOLUTION", "HIDDEN TESTS")) -> set[str]:
+    """Lines that stand only inside the chapter's solution regions or hidden tests: none may be published.
+
+    ``kinds`` picks the regions. Short lines (``return x``) and lines also present outside the
+    regions are left out, so that a match in a student notebook or a web page is a real leak.
+    A hidden-test line that any chapter shows openly (``g = torch.Generator().manual_seed(0)``) is
+    no secret either; a solution line is, wherever else it stands, so an answer one chapter gives
+    away in another is caught.
+    """
+    inside, outside = _regions(chapter)
+    secret = set()
+    if "SOLUTION" in kinds:
+        secret |= inside["SOLUTION"] - outside
+    if "HIDDEN TESTS" in kinds:
+        shown_anywhere = set().union(*(_regions(other)[1] for other in chapters()))
+        secret |= inside["HIDDEN TESTS"] - outside - shown_anywhere
+    return secret
+
+
+def leaked(secret: set[str], text: str) -> list[str]:
+    """The ``secret`` lines that stand as whole lines in ``text`` (a published notebook, page or feedback).
+
+    Whole lines, not substrings: formatted code splits a long call into short lines such as
+    ``torch.randint(``, which visible code may well contain inside a longer line.
+    """
+    return sorted(secret & {line.strip() for line in text.splitlines()})
+
+
+def _inputs(chapter: str) -> str:
+    configs = [REPO / "nbgrader_config.py", REPO / "autograder" / "nbgrader_config.py", REPO / "requirements.txt"]
+    return freshness.fingerprint(SOLUTIONS / chapter, *configs)
+
+
+def main(argv: list[str]) -> None:
+    force = "--force" in argv
+    for chapter in [a for a in argv if a != "--force"] or chapters():
+        digest = _inputs(chapter)
+        if not force and freshness.unchanged(f"release-{chapter}", digest, NOTEBOOKS / chapter / f"{chapter}.ipynb"):
+            print(f"notebooks/{chapter}/ is up to date")
+            continue
+        release(chapter)
+        freshness.record(f"release-{chapter}", digest)
+        print(f"released notebooks/{chapter}/")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,1 @@
+"""Verdicts: the trusted checker runs the instructor's tests; students' answers run only in a sandboxed worker."""

@@ -1,0 +1,318 @@
+"""The trusted checker: every autograded test cell's verdict, computed where no student code runs.
+
+    python -m grading.instructor.verdicts.checker CHAPTER NOTEBOOK --out VERDICTS.json [--cell-time-limit S] ...
+
+The student's answer cells (and the definitions in the notebook's other cells) are loaded
+into a sandboxed worker (grading.instructor.verdicts.answers); nothing else of the student's runs,
+and the worker never sees a test. This process runs the instructor's notebook from
+solutions/: its setup and given cells, then each test cell with its hidden tests, where each
+graded function is a :class:`~grading.instructor.verdicts.answers.RemoteFunction` that evaluates the
+student's function in the worker and gets plain data back. Expected values and gradients
+come from the oracles and the reference package here. The hidden tests' random inputs are
+drawn from seeds mixed with a secret (``--salt``) that the worker never sees.
+
+A verdict says whether the cell passed and what the student may read: the message of a
+visible check that failed, or, for a hidden one, only that it failed and its hint, never its
+inputs or expected values.
+"""
+import argparse
+import ast
+import io
+import json
+import os
+import sys
+import time
+from contextlib import redirect_stdout
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import nbformat
+
+BEGIN_HIDDEN, END_HIDDEN = "### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS"
+LOAD_TIME_LIMIT = 60  # seconds at least for the worker to start and load the answer cells
+SETUP_FAILED = 3  # the exit status when the instructor's setup failed: no verdicts, and nobody's fault
+PRIVATE_PACKAGES = ["grading", "seqmodels"]  # never importable by answers (the sandbox does not show them)
+_SEEDING = ("manual_seed", "seed")  # calls whose seed a hidden test's inputs come from
+_DEFINITIONS = (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+_GIVEN_STATEMENTS = (*_DEFINITIONS, ast.Assign, ast.AnnAssign, ast.AugAssign)
+_NO_GRADIENT = "does not require grad and does not have a grad_fn"  # backward() on a tensor outside autograd
+
+
+@dataclass
+class Verdict:
+    passed: bool
+    stdout: str = ""
+    ename: str = ""
+    evalue: str = ""
+
+
+def role(cell) -> str:
+    """'answer', 'test', 'locked' (given code the student cannot change), 'given' or 'markdown'."""
+    if cell.cell_type != "code":
+        return "markdown"
+    meta = cell.metadata.get("nbgrader", {})
+    if meta.get("solution"):
+        return "answer"
+    if meta.get("grade"):
+        return "test"
+    return "locked" if meta.get("locked") else "given"
+
+
+def _grade_id(cell) -> str | None:
+    return cell.metadata.get("nbgrader", {}).get("grade_id")
+
+
+def _without_magics(source: str) -> str:
+    """IPython's ``%`` and ``!`` lines removed (they mean nothing outside a kernel)."""
+    return "".join(line for line in source.splitlines(keepends=True) if not line.lstrip().startswith(("%", "!")))
+
+
+def _statements(source: str, kinds: tuple) -> list[ast.stmt]:
+    try:
+        tree = ast.parse(_without_magics(source))
+    except SyntaxError:
+        return []
+    return [s for s in tree.body if isinstance(s, kinds) or _is_seeding(s)]
+
+
+def _is_seeding(statement: ast.stmt) -> bool:
+    return (isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call)
+            and isinstance(statement.value.func, ast.Attribute) and statement.value.func.attr in _SEEDING)
+
+
+def graded_functions(solution: nbformat.NotebookNode) -> list[ast.FunctionDef]:
+    """The chapter's graded functions, as the answer cells of its solution notebook define them (the
+    syllabus's names and signatures): the functions the checker stands in for with the student's."""
+    return [statement for cell in solution.cells if role(cell) == "answer"
+            for statement in _statements(cell.source, (ast.FunctionDef,))]
+
+
+def _private_import(statement: ast.stmt) -> bool:
+    if isinstance(statement, ast.Import):
+        return any(a.name.split(".")[0] in PRIVATE_PACKAGES for a in statement.names)
+    return isinstance(statement, ast.ImportFrom) and (statement.module or "").split(".")[0] in PRIVATE_PACKAGES
+
+
+def answer_program(student: nbformat.NotebookNode, solution: nbformat.NotebookNode) -> list[tuple[str, str, str]]:
+    """The code the worker loads: (label, source, role) chunks, the instructor's read-only cells first.
+
+    The instructor's setup and read-only cells (without their imports of the course's
+    packages, role ``locked``), then in the notebook's order each answer cell whole
+    (``answer``) and only the definitions (imports, functions, classes) of every other code
+    cell (``given``) - demos and examples do not run. The read-only cells load before any
+    code of the student's, so that their failing is the grading environment's
+    (:class:`~grading.instructor.verdicts.answers.SetupFailed`), never a student's doing.
+    """
+    given = {_grade_id(c): c.source for c in solution.cells if role(c) == "locked" and _grade_id(c)}
+    answers = {_grade_id(c) for c in solution.cells if role(c) == "answer"}
+    chunks = []
+    for index, cell in enumerate(student.cells):
+        kind, grade_id = role(cell), _grade_id(cell)
+        if kind in ("markdown", "test"):
+            continue
+        if kind == "answer" and grade_id in answers:
+            chunks.append((grade_id, _without_magics(cell.source), "answer"))
+            continue
+        locked = kind == "locked" and grade_id in given
+        source, kinds = (given[grade_id], None) if locked else (cell.source, _DEFINITIONS)
+        statements = _statements(source, kinds or (ast.stmt,))
+        kept = [s for s in statements if not _private_import(s) and (kinds is None or isinstance(s, kinds))]
+        if kept:
+            chunks.append((grade_id or f"cell {index + 1}", ast.unparse(ast.Module(kept, type_ignores=[])),
+                           "locked" if locked else "given"))
+    return sorted(chunks, key=lambda chunk: chunk[2] != "locked")  # stable: the notebook's order otherwise
+
+
+def _segments(source: str) -> list[tuple[bool, str]]:
+    """(hidden, code) pieces of a test cell, split at the hidden-test markers."""
+    pieces, hidden, lines = [], False, []
+    for line in source.splitlines(keepends=True):
+        if line.strip() in (BEGIN_HIDDEN, END_HIDDEN):
+            pieces.append((hidden, "".join(lines)))
+            hidden, lines = line.strip() == BEGIN_HIDDEN, []
+        else:
+            lines.append(line)
+    pieces.append((hidden, "".join(lines)))
+    return [(h, code) for h, code in pieces if code.strip()]
+
+
+class _Salted(ast.NodeTransformer):
+    """``gen.manual_seed(s)`` -> ``gen.manual_seed(__salted__(s))``: hidden inputs the worker cannot predict."""
+
+    def visit_Call(self, node: ast.Call) -> ast.Call:
+        self.generic_visit(node)
+        if isinstance(node.func, ast.Attribute) and node.func.attr in _SEEDING and node.args:
+            node.args[0] = ast.Call(ast.Name("__salted__", ast.Load()), [node.args[0]], [])
+        return node
+
+
+def _compile(code: str, hidden: bool, label: str):
+    tree = ast.parse(code)
+    if hidden:
+        tree = ast.fix_missing_locations(_Salted().visit(tree))
+    return compile(tree, f"<{label}>", "exec")
+
+
+class _CellOutput(io.TextIOBase):
+    """Where the tests' own prints go: the current cell's buffer."""
+
+    def __init__(self):
+        self.buffer_ = io.StringIO()
+
+    def write(self, text: str) -> int:
+        return self.buffer_.write(text)
+
+    def take(self) -> str:
+        text, self.buffer_ = self.buffer_.getvalue(), io.StringIO()
+        return text
+
+
+class Checker:
+    def __init__(self, solution: nbformat.NotebookNode, answers, cell_s: float, salt: int):
+        from grading.student import checks  # the trusted copy: answers never run in this process
+
+        self.solution, self.answers, self.cell_s, self.salt = solution, answers, cell_s, salt
+        self.output = _CellOutput()
+        checks._stdout = self.output
+        self.namespace: dict = {"__name__": "__main__", "__salted__": self._salted}
+
+    def _salted(self, seed) -> int:
+        return (int(seed) * 0x9E3779B97F4A7C15 + self.salt) % 2**62
+
+    def _run(self, code, deadline_s: float) -> None:
+        self.answers.deadline = time.monotonic() + deadline_s
+        with redirect_stdout(self.output):
+            exec(code, self.namespace)  # noqa: S102 - the instructor's notebook
+
+    def prepare(self) -> None:
+        """The instructor's notebook up to its tests: setup and read-only cells, definitions of the others.
+
+        A read-only cell that fails (an import, say) raises SetupFailed: no test could pass without it.
+        """
+        from grading.instructor.verdicts.answers import AnswerError, RemoteFunction, SetupFailed
+
+        self.answers.callable = False  # an example that calls an answer is skipped, not run
+        for cell in self.solution.cells:
+            kind = role(cell)
+            if kind == "answer":
+                for statement in _statements(cell.source, (ast.FunctionDef,)):
+                    self.namespace[statement.name] = RemoteFunction(self.answers, statement.name)
+            elif kind in ("locked", "given"):
+                for statement in _statements(cell.source, (ast.stmt,) if kind == "locked" else _GIVEN_STATEMENTS):
+                    try:
+                        self._run(compile(ast.Module([statement], type_ignores=[]), "<given>", "exec"), self.cell_s)
+                    except AnswerError:  # an example that calls an answer
+                        pass
+                    except Exception as error:  # noqa: BLE001 - the instructor's code failed: say which and why
+                        if kind == "locked":
+                            raise SetupFailed(f"the {_grade_id(cell)} cell of the instructor's notebook raised "
+                                              f"{type(error).__name__}: {_text(error)}") from error
+        self.answers.callable = True
+        self.output.take()
+        if "matplotlib.pyplot" in sys.modules:  # figures a given cell opened
+            sys.modules["matplotlib.pyplot"].close("all")
+
+    def verdict(self, source: str, label: str) -> Verdict:
+        try:
+            pieces = [(hidden, _compile(code, hidden, label)) for hidden, code in _segments(source)]
+        except SyntaxError:  # markers inside a block: run it whole, and say nothing about what failed
+            pieces = [(True, _compile(source, True, label))]
+        from grading.instructor.verdicts.answers import SetupFailed
+
+        deadline, shown = time.monotonic() + self.cell_s, ""
+        for hidden, code in pieces:
+            try:
+                self._run(code, max(0.0, deadline - time.monotonic()))
+            except SetupFailed:  # the answers could not be reloaded: nobody's fault a verdict could blame
+                raise
+            except BaseException as error:  # noqa: BLE001 - every other failure is a verdict
+                printed = self.output.take()
+                return self._failure(error, hidden, shown + ("" if hidden else printed))
+            printed = self.output.take()
+            shown += "" if hidden else printed  # what hidden tests print stays here
+        return Verdict(True, shown)
+
+    def _failure(self, error: BaseException, hidden: bool, shown: str) -> Verdict:
+        from grading.instructor.verdicts.answers import AnswerCrashed, AnswerError, AnswerTimeout
+
+        if isinstance(error, AnswerTimeout):
+            return Verdict(False, shown, "TimeoutError", f"your code ran longer than this test's limit of "
+                                                         f"{self.cell_s:g} s (an endless loop?)")
+        if isinstance(error, AnswerCrashed):
+            return Verdict(False, shown, "AnswerCrashed", str(error))
+        if _NO_GRADIENT in _text(error):  # PyTorch's words for it say nothing of the answer
+            return Verdict(False, shown, "NoGradient", ("a hidden test of this cell failed: " if hidden else "")
+                           + "the test calls .backward() on what your function returned, but no gradient can flow "
+                             "back through it: it was computed outside autograd (.detach(), .item(), .tolist(), "
+                             ".numpy() or torch.tensor() of computed values)")
+        if not hidden:
+            return Verdict(False, shown, type(error).__name__, _text(error))
+        hint = getattr(error, "hint", "")
+        why = f"your function raised {error.kind}" if isinstance(error, AnswerError) else "a check failed"
+        return Verdict(False, shown, "HiddenTestFailed",
+                       f"a hidden test of this cell failed ({why}; its inputs are not shown)."
+                       + (f"\nHint: {hint}" if hint else ""))
+
+    def run(self) -> dict[str, Verdict]:
+        self.prepare()
+        return {_grade_id(cell): self.verdict(cell.source, _grade_id(cell))
+                for cell in self.solution.cells if role(cell) == "test"}
+
+
+def _text(error: BaseException) -> str:
+    try:
+        return str(error)[:4000]
+    except Exception:  # noqa: BLE001
+        return type(error).__name__
+
+
+def check(chapter: str, notebook: nbformat.NotebookNode, cell_s: float = 120, memory_mb: int = 0,
+          salt: int = 0, load_s: float = LOAD_TIME_LIMIT) -> dict:
+    """Verdicts of every test cell of ``chapter`` for the student's ``notebook``, and how the answers loaded."""
+    from grading.instructor.verdicts.answers import Answers
+    from grading.instructor.course import SOLUTIONS
+    from grading.student import checks
+    from grading.student.rules import FORBIDDEN, REFERENCE_PACKAGE
+
+    solution = nbformat.read(SOLUTIONS / chapter / f"{chapter}.ipynb", as_version=4)
+    before = os.environ.get("NBGRADER_EXECUTION"), checks._stdout
+    os.environ["NBGRADER_EXECUTION"] = "checker"  # the notebook's slow demos stay off
+    try:
+        # loading imports torch before any answer runs: a short per-cell limit must not starve it
+        with Answers(answer_program(notebook, solution), FORBIDDEN, REFERENCE_PACKAGE, PRIVATE_PACKAGES, memory_mb,
+                     load_timeout=max(load_s, cell_s)) as answers:
+            verdicts = Checker(solution, answers, cell_s, salt).run()
+            return {"verdicts": {k: asdict(v) for k, v in verdicts.items()}, "load_failures": answers.failed,
+                    "sandboxed": answers.sandboxed}
+    finally:  # as it was, for a caller in the same process (the tests)
+        if before[0] is None:
+            os.environ.pop("NBGRADER_EXECUTION", None)
+        else:
+            os.environ["NBGRADER_EXECUTION"] = before[0]
+        checks._stdout = before[1]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("chapter")
+    parser.add_argument("notebook", type=Path)
+    parser.add_argument("--out", type=Path, required=True, help="where the verdicts go (JSON)")
+    parser.add_argument("--cell-time-limit", type=float, default=120)
+    parser.add_argument("--memory-limit", type=int, default=0, help="MB of address space for the answers (0: none)")
+    parser.add_argument("--salt", type=int, default=int(os.environ.get("GRADING_SALT", "0")))
+    args = parser.parse_args(argv)
+    os.environ.setdefault("MPLBACKEND", "Agg")
+    from grading.instructor.verdicts.answers import SetupFailed
+
+    try:
+        result = check(args.chapter, nbformat.read(args.notebook, as_version=4), args.cell_time_limit,
+                       args.memory_limit, args.salt)
+    except SetupFailed as error:
+        print(error, file=sys.stderr)
+        return SETUP_FAILED
+    args.out.write_text(json.dumps(result))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
