@@ -9,6 +9,9 @@ import torch
 # expectations about the example class hold run after run (tests/autograder/test_checker.py varies it).
 os.environ.setdefault("GRADING_SALT", "20261124")
 
+# Real PostgreSQL and Redis servers, started once per session for the tests that ask for them (tests/services.py).
+pytest_plugins = ["tests.services"]
+
 NO_GPU = "needs a CUDA GPU (this machine has none)"
 DEVICES = ["cpu", pytest.param("cuda", marks=pytest.mark.skipif(not torch.cuda.is_available(), reason=NO_GPU))]
 
