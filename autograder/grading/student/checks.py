@@ -3,7 +3,14 @@
 Tests call a student's function through :func:`call`, which enforces the
 syllabus's rules, and compare results with :func:`expect_equal` or
 :func:`expect_tensor`, whose failure messages name the call that failed, what was
-expected and what came back.
+expected and what came back. A hint belongs to the property that failed: a test's ``hint``
+is the cause of wrong values, and a wrong type, shape, dtype or device gets its own hint
+(``shape_hint``, ``dtype_hint``, ``device_hint``; dtype and device have general ones), so
+that a student is never sent after a bug the values do not show.
+
+In a notebook a failure shows its message only (``ExerciseFailure._render_traceback_``),
+not the frames of this module, and an example cell that runs an answer not written yet says
+which answer to write (:func:`_not_written_yet`, registered with IPython on import).
 """
 import collections
 import contextlib
@@ -24,6 +31,12 @@ from grading.student.watch import CallWatcher
 _allclose, _abs, _unravel_index, _stdout = torch.allclose, torch.abs, torch.unravel_index, sys.stdout
 _PLAIN_TYPES = (int, float, str, bool, type(None))
 _DICT_TYPES = (dict, collections.OrderedDict, collections.defaultdict, collections.Counter)  # the stdlib's, safe
+DTYPE_HINT = ("the values may be right, the dtype is not: keep the inputs' dtype (create tensors with "
+              "torch.zeros_like(x), x.new_zeros(...) or dtype=x.dtype; no .float(), .double() or float32 literals "
+              "turned into tensors)")
+DEVICE_HINT = ("create new tensors on the inputs' device (torch.zeros_like(x), x.new_zeros(...) or "
+               "device=x.device), and do not move results with .cpu() or .cuda()")
+_RULE = "-" * 75  # IPython's first traceback line, which feedback pages trim
 
 
 class ExerciseFailure(AssertionError):
@@ -32,6 +45,10 @@ class ExerciseFailure(AssertionError):
     def __init__(self, message: str, hint: str = ""):
         super().__init__(message + (f"\nHint: {hint}" if hint else ""))
         self.hint = hint
+
+    def _render_traceback_(self) -> list[str]:
+        """What IPython shows for it: the message, which names the call, without this module's frames."""
+        return [_RULE, f"{type(self).__name__}: {self}"]
 
 
 def passed(what: str) -> None:
@@ -70,8 +87,9 @@ def call(fn: Callable, *args: Any, **kwargs: Any) -> Any:
         with warnings.catch_warnings(record=True), CallWatcher(FORBIDDEN.get(name, ()), REFERENCE_PACKAGE) as watcher:
             warnings.simplefilter("always")  # nbgrader scores any stderr output 0: a warning is no error
             result = fn(*args, **kwargs)
-    except NotImplementedError as error:
-        raise ExerciseFailure(f"{name} is not implemented yet: replace `raise NotImplementedError()` with your code.") from error
+    except NotImplementedError:
+        raise ExerciseFailure(f"{name} is not implemented yet: replace `raise NotImplementedError()` with your "
+                              "code.") from None  # the stub's own traceback says nothing more
     if watcher.used:
         raise forbidden_failure(name, ", ".join(watcher.used))
     return result
@@ -100,12 +118,13 @@ def _plain(value: Any, call_text: str, expected: Any) -> Any:
     _fail(call_text, f"returned a value of type {kind.__name__}; expected plain Python values.", expected, value, "")
 
 
-def expect_equal(got: Any, expected: Any, call: str, hint: str = "") -> None:
-    """Exact equality of plain Python results (lists, dicts, numbers, strings)."""
+def expect_equal(got: Any, expected: Any, call: str, hint: str = "", type_hint: str = "") -> None:
+    """Exact equality of plain Python results (lists, dicts, numbers, strings); ``hint`` for wrong values only."""
     __tracebackhide__ = True  # IPython and pytest show the student's frames, not ours
     got = _plain(got, call, expected)
     if type(got) is not type(expected):
-        _fail(call, f"returned a {type(got).__name__}; expected a {type(expected).__name__}.", expected, got, hint)
+        _fail(call, f"returned a {type(got).__name__}; expected a {type(expected).__name__}.", expected, got,
+              type_hint)
     if got != expected:
         if isinstance(expected, dict):
             wrong = [k for k in expected if got.get(k, object()) != expected[k]] + [k for k in got if k not in expected]
@@ -127,21 +146,28 @@ def expect_tensor(
     rtol: float = 1e-5,
     check_dtype: bool = True,
     hint: str = "",
+    shape_hint: str = "",
+    dtype_hint: str = DTYPE_HINT,
+    device_hint: str = DEVICE_HINT,
 ) -> None:
-    """A tensor of the expected shape, dtype and device whose values match within tolerance."""
+    """A tensor of the expected shape, dtype and device whose values match within tolerance.
+
+    ``hint`` is given for wrong values only; a wrong shape, dtype or device gets the hint of that property.
+    """
     __tracebackhide__ = True  # IPython and pytest show the student's frames, not ours
     if type(expected) is not torch.Tensor:
         raise ExerciseFailure(f"the test's expected value for {call} is a {type(expected).__name__}, not a tensor: "
                               "a name the tests use was changed in the notebook.")
     if type(got) is not torch.Tensor:  # a subclass could redefine comparisons
-        _fail(call, f"returned a {type(got).__name__}; expected a torch.Tensor.", expected, got, hint)
+        _fail(call, f"returned a {type(got).__name__}; expected a torch.Tensor.", expected, got, "")
     if got.shape != expected.shape:
         _fail(call, f"returned a tensor of shape {tuple(got.shape)}; expected shape {tuple(expected.shape)}.",
-              expected, got, hint)
+              expected, got, shape_hint)
     if check_dtype and got.dtype != expected.dtype:
-        _fail(call, f"returned dtype {got.dtype}; expected {expected.dtype}.", expected, got, hint)
+        _fail(call, f"returned dtype {got.dtype}; expected {expected.dtype}.", expected, got, dtype_hint)
     if got.device != expected.device:
-        _fail(call, f"returned a tensor on {got.device}; expected it on {expected.device}.", expected, got, hint)
+        _fail(call, f"returned a tensor on {got.device}; expected it on {expected.device}.", expected, got,
+              device_hint)
     got_values, expected_values = got.detach().to(torch.float64), expected.detach().to(torch.float64)
     if not _allclose(got_values, expected_values, atol=atol, rtol=rtol, equal_nan=True):
         error = _abs(got_values - expected_values).nan_to_num(float("inf"))
@@ -203,3 +229,41 @@ def full_precision():
         torch.set_float32_matmul_precision(before["matmul"])
         for (module, op), value in before["per_op"].items():
             getattr(module, op).fp32_precision = value
+
+
+def _not_written_yet(shell, kind, error, traceback, tb_offset=None) -> list[str]:
+    """IPython's handler of NotImplementedError in a cell: which answer the cell needs, in one line.
+
+    A stub's bare ``raise NotImplementedError()`` names nothing: the innermost function of the notebook in
+    the traceback is the answer not written yet. A message of its own (the course package's, naming an
+    earlier chapter's function) is shown as it is.
+    """
+    stub = None
+    while traceback is not None:
+        frame = traceback.tb_frame
+        if frame.f_globals.get("__name__") == "__main__" and frame.f_code.co_name != "<module>":
+            stub = frame.f_code.co_name
+        traceback = traceback.tb_next
+    if str(error):
+        message = str(error)
+    elif stub:
+        message = (f"this cell runs your {stub}, which is not written yet: do the exercise of {stub} first (its "
+                   "answer cell above), then run this cell again")
+    else:
+        message = "this cell runs an answer that is not written yet: do the exercises above it first"
+    stb = [_RULE, f"NotImplementedError: {message}"]
+    shell._showtraceback(kind, error, stb)
+    return stb
+
+
+def _install_notebook_messages() -> None:
+    try:
+        from IPython import get_ipython
+    except ImportError:  # not in a notebook (the grader's checker, the tests)
+        return
+    shell = get_ipython()
+    if shell is not None:
+        shell.set_custom_exc((NotImplementedError,), _not_written_yet)
+
+
+_install_notebook_messages()

@@ -152,6 +152,28 @@ def test_expect_tensor_says_what_is_wrong(got, message):
         expect_tensor(got, torch.tensor([0.0, 1.0]), "onehot(ids, 2)")
 
 
+@pytest.mark.parametrize("got, hint", [
+    (torch.tensor([0.0, 0.5]), "VALUE"),
+    (torch.zeros(3), "SHAPE"),
+    (torch.tensor([0.0, 1.0], dtype=torch.float64), "keep the inputs' dtype"),
+    (torch.tensor([0.0, 1.0], device="meta"), "on the inputs' device"),
+], ids=["values", "shape", "dtype", "device"])
+def test_each_failed_property_gets_its_own_hint_and_no_other(got, hint):
+    """A dtype, device or shape mistake is not sent after the value hint, nor a value mistake after theirs."""
+    with pytest.raises(ExerciseFailure) as failure:
+        expect_tensor(got, torch.tensor([0.0, 1.0]), "f(x)", hint="VALUE", shape_hint="SHAPE")
+    hints = [line for line in str(failure.value).splitlines() if line.startswith("Hint: ")]
+    assert len(hints) == 1 and hint in hints[0] and failure.value.hint in hints[0], hints
+    with pytest.raises(ExerciseFailure) as failure:
+        expect_equal(1.0, 1, "count(x)", hint="VALUE", type_hint="TYPE")
+    assert failure.value.hint == "TYPE" and "VALUE" not in str(failure.value)
+
+
+def test_ipython_shows_a_failure_as_its_message_without_the_helpers_frames():
+    failure = ExerciseFailure("f(x) returned wrong values.", "a hint")
+    assert failure._render_traceback_()[1:] == ["ExerciseFailure: f(x) returned wrong values.\nHint: a hint"]
+
+
 def test_expect_tensor_accepts_values_within_tolerance():
     expect_tensor(torch.tensor([1.0 + 1e-7]), torch.tensor([1.0]), "f(x)")
     expect_tensor(torch.tensor([1.004]), torch.tensor([1.0]), "f(x)", atol=0.005)
