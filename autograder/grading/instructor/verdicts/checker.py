@@ -13,7 +13,8 @@ drawn from seeds mixed with a secret (``--salt``) that the worker never sees.
 
 A verdict says whether the cell passed and what the student may read: the message of a
 visible check that failed, or, for a hidden one, only that it failed and its hint, never its
-inputs or expected values.
+inputs or expected values. Where the cell's function builds on another graded function whose
+own tests failed (grading.instructor.verdicts.dependencies), the hint says to fix that one first.
 """
 import argparse
 import ast
@@ -27,6 +28,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import nbformat
+
+from grading.instructor.verdicts import dependencies
 
 BEGIN_HIDDEN, END_HIDDEN = "### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS"
 LOAD_TIME_LIMIT = 60  # seconds at least for the worker to start and load the answer cells
@@ -172,6 +175,7 @@ class Checker:
         from grading.student import checks  # the trusted copy: answers never run in this process
 
         self.solution, self.answers, self.cell_s, self.salt = solution, answers, cell_s, salt
+        self.calls = dependencies.graded_calls(graded_functions(solution))
         self.output = _CellOutput()
         checks._stdout = self.output
         self.namespace: dict = {"__name__": "__main__", "__salted__": self._salted}
@@ -255,8 +259,27 @@ class Checker:
 
     def run(self) -> dict[str, Verdict]:
         self.prepare()
-        return {_grade_id(cell): self.verdict(cell.source, _grade_id(cell))
-                for cell in self.solution.cells if role(cell) == "test"}
+        verdicts, failing = {}, set()
+        for cell in (c for c in self.solution.cells if role(c) == "test"):
+            verdict = self.verdict(cell.source, _grade_id(cell))
+            if not verdict.passed:
+                tested = dependencies.subjects(cell.source, self.calls)
+                verdict = self._blamed_on_what_it_builds_on(verdict, tested, failing)
+                failing |= tested
+            verdicts[_grade_id(cell)] = verdict
+        return verdicts
+
+    def _blamed_on_what_it_builds_on(self, verdict: Verdict, tested: set[str], failing: set[str]) -> Verdict:
+        """The verdict with its hint replaced by "fix X first" where a function it builds on failed its own tests."""
+        if "is not implemented yet" in verdict.evalue:  # its own stub: nothing else to blame
+            return verdict
+        for function in sorted(tested):
+            roots = dependencies.blockers(function, self.calls, failing)
+            if roots:
+                message = verdict.evalue.split("\nHint: ")[0]
+                hint = dependencies.fix_first(function, roots, self.calls)
+                return Verdict(False, verdict.stdout, verdict.ename, f"{message}\nHint: {hint}")
+        return verdict
 
 
 def _text(error: BaseException) -> str:

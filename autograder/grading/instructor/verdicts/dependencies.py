@@ -1,0 +1,49 @@
+"""Which graded functions of a chapter build on which others, read from the solution notebook's answer cells.
+
+The one place that says it: a function whose answer calls another graded function of its chapter
+depends on it (chapter 12's encoder_block on attention_heads and position_wise_ffn, chapter 05's
+lstm_encode on lstm_step). The checker uses it so that a test that fails because a function it
+builds on fails says to fix that one first, instead of giving hints about a bug that is not there.
+"""
+import ast
+import re
+
+_CALLED = re.compile(r"\bcall\(\s*(\w+)")  # the test cells call students' functions only through checks.call
+
+
+def graded_calls(functions: list[ast.FunctionDef]) -> dict[str, set[str]]:
+    """Each graded function (the solution's, ``checker.graded_functions``) -> those its answer calls, directly or not."""
+    names = {f.name for f in functions}
+    direct = {f.name: {n.id for n in ast.walk(f) if isinstance(n, ast.Name) and n.id in names} - {f.name}
+              for f in functions}
+    closure = {}
+    for name in names:
+        seen, todo = set(), list(direct[name])
+        while todo:
+            callee = todo.pop()
+            if callee not in seen:
+                seen.add(callee)
+                todo.extend(direct.get(callee, ()))
+        closure[name] = seen - {name}
+    return closure
+
+
+def subjects(test_source: str, calls: dict[str, set[str]]) -> set[str]:
+    """The graded functions a test cell tests: those it calls, less those it calls only as another's prerequisite."""
+    called = set(_CALLED.findall(test_source)) & set(calls)
+    return {f for f in called if not any(f in calls[g] for g in called if g != f)}
+
+
+def blockers(function: str, calls: dict[str, set[str]], failing: set[str]) -> list[str]:
+    """The failing functions that ``function`` builds on and that build on no failing function themselves."""
+    failed_below = calls.get(function, set()) & failing
+    return sorted(f for f in failed_below if not calls.get(f, set()) & failing)
+
+
+def fix_first(function: str, roots: list[str], calls: dict[str, set[str]]) -> str:
+    """The hint for a test of ``function`` that fails where ``roots``, which it builds on, fail their own tests."""
+    named = " and ".join(roots)
+    through = sorted(f for f in calls.get(function, set()) if any(r in calls.get(f, set()) for r in roots))
+    route = f" (through your {', '.join(through)})" if through else ""
+    return (f"{function} builds on your {named}{route}, which fail{'s' if len(roots) == 1 else ''} "
+            f"{'its' if len(roots) == 1 else 'their'} own tests above: fix {named} first, then run this test again")

@@ -1,0 +1,32 @@
+"""Which graded function builds on which, read from the solutions, and the "fix it first" hint it gives."""
+import nbformat
+
+from grading.instructor.course import SOLUTIONS
+from grading.instructor.verdicts.checker import graded_functions
+from grading.instructor.verdicts.dependencies import blockers, fix_first, graded_calls, subjects
+
+
+def calls_of(chapter: str) -> dict[str, set[str]]:
+    return graded_calls(graded_functions(nbformat.read(SOLUTIONS / chapter / f"{chapter}.ipynb", as_version=4)))
+
+
+def test_the_chapters_functions_that_build_on_others_are_found_in_the_solutions():
+    assert calls_of("05_lstm_gru")["lstm_encode"] == {"lstm_step"}
+    twelve = calls_of("12_transformer")
+    assert twelve["encoder_block"] == {"attention_heads", "position_wise_ffn"}
+    assert twelve["transformer_encode"] == {"encoder_block", "attention_heads", "position_wise_ffn"}
+    assert twelve["attention_heads"] == set()
+    assert calls_of("11_seq2seq")["multi_head_attention"] == {"scaled_dot_product_attention"}
+    assert calls_of("06_bidirectional")["bilstm_encode"] == {"reverse_padded"}
+
+
+def test_the_hint_names_the_first_failing_function_and_the_route():
+    twelve = calls_of("12_transformer")
+    test_cell = "call(attention_heads, q, k, v)\ncall(encoder_block, x, mask, params)"
+    assert subjects(test_cell, twelve) == {"encoder_block"}
+    failing = {"attention_heads", "encoder_block"}
+    assert blockers("transformer_encode", twelve, failing) == ["attention_heads"]
+    assert blockers("attention_heads", twelve, failing) == []
+    assert fix_first("transformer_encode", ["attention_heads"], twelve) == (
+        "transformer_encode builds on your attention_heads (through your encoder_block), which fails its own tests "
+        "above: fix attention_heads first, then run this test again")
