@@ -17,6 +17,7 @@ from seqmodels.layers.bidirectional import bilstm_encode, reverse_padded
 from seqmodels.layers.convolution import char_cnn_word_vector, conv1d_same, conv2d, max_over_time, receptive_field
 from seqmodels.layers.embedding import embed, onehot
 from seqmodels.layers.gated import gate_update, gru_step, lstm_encode, lstm_step
+from seqmodels.layers.gpt import attend_with_cache, gpt_block
 from seqmodels.layers.linear import ffnn, linear
 from seqmodels.layers.normalization import add_and_norm, layer_norm
 from seqmodels.layers.parameters import count_parameters
@@ -24,7 +25,8 @@ from seqmodels.layers.pooling import max_pool, mean_pool, sum_pool
 from seqmodels.layers.positional import (add_positions, binary_pe, offset_pe, pe_shift_matrix, relative_distances,
                                          sinusoidal_pe)
 from seqmodels.layers.recurrent import rnn_encode, rnn_step
-from seqmodels.layers.sampling import temperature_softmax
+from seqmodels.layers.rotary import rope
+from seqmodels.layers.sampling import filter_logits, sample_tokens, temperature_softmax
 from seqmodels.layers.stacking import stack
 from seqmodels.layers.transformer import decoder_block, encoder_block, position_wise_ffn, transformer_encode
 from seqmodels.metrics.bleu import bleu
@@ -32,10 +34,12 @@ from seqmodels.structured.crf import crf_log_partition, crf_nll, crf_score, crf_
 from seqmodels.structured.ctc import (ctc_alpha, ctc_collapse, ctc_extend, ctc_greedy_decode, ctc_loss,
                                      ctc_prefix_beam_search)
 from seqmodels.text.batching import pad_batch
+from seqmodels.text.bpe import bpe_encode, bpe_train
 from seqmodels.text.lm_pairs import lm_pairs
 from seqmodels.text.vocab import PAD, UNK, build_vocab, decode, encode
 from seqmodels.training.clipping import clip_grad_norm
-from seqmodels.training.losses import perplexity, sequence_nll
+from seqmodels.training.losses import label_smoothed_nll, perplexity, sequence_nll
+from seqmodels.training.schedules import warmup_rate
 
 __all__ = [
     # 01 From tokens to vectors
@@ -63,5 +67,8 @@ __all__ = [
     "add_and_norm", "additive_attention", "beam_search", "bleu", "greedy_decode", "layer_norm", "multi_head_attention",
     "scaled_dot_product_attention",
     # 12 The Transformer
-    "attention_heads", "decoder_block", "encoder_block", "position_wise_ffn", "transformer_encode",
+    "attention_heads", "decoder_block", "encoder_block", "label_smoothed_nll", "position_wise_ffn",
+    "transformer_encode", "warmup_rate",
+    # 13 Subword tokens and generative Transformer language models
+    "attend_with_cache", "bpe_encode", "bpe_train", "filter_logits", "gpt_block", "rope", "sample_tokens",
 ]

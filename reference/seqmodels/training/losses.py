@@ -6,6 +6,11 @@
 Padding contributes nothing, whatever its target id; the log-softmax is computed stably.
 ``sequence_nll`` is the course's formula; the models train with ``masked_cross_entropy``, the same
 quantity by PyTorch's fused kernel.
+
+Chapter 12's **label smoothing** (Szegedy et al., 2016; Vaswani et al., 2017, §5.4, ε = 0.1) trains towards
+the target with probability 1 − ε plus ε spread evenly over the V words::
+
+    loss = (1 / N) sum_{real b, i} (1 − ε)(−log p_{b,i}[t_{b,i}]) + ε · (1/V) sum_v (−log p_{b,i}[v])
 """
 import torch
 from torch.nn import functional as F
@@ -24,6 +29,18 @@ def sequence_nll(logits: torch.Tensor, targets: torch.Tensor, mask: torch.Tensor
     target_logit = logits.gather(-1, safe_targets.unsqueeze(-1)).squeeze(-1)
     nll = torch.where(mask, log_z - target_logit, torch.zeros_like(log_z))
     return nll.sum() / mask.sum()
+
+
+def label_smoothed_nll(logits: torch.Tensor, targets: torch.Tensor, mask: torch.Tensor,
+                       epsilon: float) -> torch.Tensor:
+    """The label-smoothed loss above over the real positions of ``logits [B, L, V]``: a scalar, equal to
+    ``F.cross_entropy(..., label_smoothing=epsilon)`` on those positions."""
+    mask = mask.to(torch.bool)
+    log_p = torch.log_softmax(logits, dim=-1)
+    safe_targets = torch.where(mask, targets, torch.zeros_like(targets))
+    nll = -log_p.gather(-1, safe_targets.unsqueeze(-1)).squeeze(-1)
+    smoothed = (1.0 - epsilon) * nll - epsilon * log_p.mean(dim=-1)
+    return torch.where(mask, smoothed, torch.zeros_like(smoothed)).sum() / mask.sum()
 
 
 def perplexity(logits: torch.Tensor, targets: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:

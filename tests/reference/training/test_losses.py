@@ -1,12 +1,13 @@
 """sequence_nll and perplexity against F.cross_entropy on the real tokens (padding dropped), at +-1000 and in
-float64; perplexity of a uniform model is V. masked_cross_entropy (the models' fast path) against both."""
+float64; perplexity of a uniform model is V. masked_cross_entropy (the models' fast path) against both.
+label_smoothed_nll against F.cross_entropy(label_smoothing=ε) on the real tokens."""
 import math
 
 import pytest
 import torch
 import torch.nn.functional as F
 
-from seqmodels.training.losses import masked_cross_entropy, perplexity, sequence_nll
+from seqmodels.training.losses import label_smoothed_nll, masked_cross_entropy, perplexity, sequence_nll
 
 
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
@@ -67,3 +68,18 @@ def test_masked_cross_entropy_is_float32_for_bf16_logits():
     loss = masked_cross_entropy(logits, torch.zeros(2, 3, dtype=torch.long), torch.ones(2, 3, dtype=torch.bool))
     assert loss.dtype == torch.float32
     torch.testing.assert_close(loss, F.cross_entropy(logits.float().flatten(0, 1), torch.zeros(6, dtype=torch.long)))
+
+
+@pytest.mark.parametrize("epsilon", [0.0, 0.1, 0.5])
+def test_label_smoothed_nll_is_pytorchs_label_smoothing_over_the_real_tokens(epsilon, device):
+    g = torch.Generator().manual_seed(4)
+    logits = (3 * torch.randn(3, 5, 7, generator=g, dtype=torch.float64)).to(device).requires_grad_()
+    targets = torch.randint(0, 7, (3, 5), generator=g).to(device)
+    mask = (torch.arange(5) < torch.tensor([[5], [2], [1]])).to(device)
+    targets = targets.masked_fill(~mask, 99)  # any id under padding, even an invalid one
+    ours = label_smoothed_nll(logits, targets, mask, epsilon)
+    theirs = F.cross_entropy(logits[mask], targets[mask], label_smoothing=epsilon)
+    torch.testing.assert_close(ours, theirs)
+    torch.testing.assert_close(torch.autograd.grad(ours, logits)[0], torch.autograd.grad(theirs, logits)[0])
+    big = torch.tensor([[[1000.0, -1000.0, 0.0]]], dtype=torch.float64)
+    assert torch.isfinite(label_smoothed_nll(big, torch.tensor([[1]]), torch.tensor([[True]]), epsilon))

@@ -1,0 +1,152 @@
+"""A generative transformer language model (Radford et al., 2019, GPT-2) and its classifier for fine-tuning
+(chapter 13).
+
+    x_i = E[t_i] + P[i]           (learned positions; ``positions="rope"``: no P, queries and keys rotated)
+    h = the GPT blocks over x      (seqmodels.layers.gpt, Eqs. 1-2: pre-norm, causal, GELU)
+    logits_i = LN_f(h_i) Eᵀ        (the output layer tied to the input embedding, as GPT-2 does)
+
+The blocks are ``nn.TransformerEncoderLayer(norm_first=True, activation="gelu")`` modules used for their
+weights. The fast path computes a block with ``F.scaled_dot_product_attention`` (FlashAttention or
+memory-efficient kernels on a GPU), which also allows RoPE inside attention and a key-value cache;
+``hand_written=True`` runs ``block_fn`` (the course's ``gpt_block`` unless told otherwise, e.g. a student's)
+on the same weights (learned positions only: ``gpt_block`` has no rotation). Same outputs.
+
+``generate`` samples with ``sample_tokens``; with ``cache=True`` (the default) every block keeps the keys and
+values of the positions generated so far in buffers allocated once (Eq. 3 of seqmodels.layers.gpt), and
+each step runs the blocks on the newest token only; ``cache=False`` reruns the whole prefix at every step.
+
+``GPTClassifier`` reads a GPT's final state at each sequence's last real token (the only one that has seen
+the whole sequence under the causal mask) into a linear layer: fine-tuning trains both.
+"""
+from collections.abc import Callable
+
+import torch
+from torch import nn
+from torch.nn import functional as F
+
+from seqmodels.layers.gpt import fast_causal_attention, gpt_block
+from seqmodels.layers.rotary import rope
+from seqmodels.layers.sampling import sample_tokens
+from seqmodels.models.transformer import block_weights
+
+
+class GPT(nn.Module):
+    def __init__(self, vocab_size: int, *, dim: int = 64, heads: int = 4, feedforward: int = 256, layers: int = 2,
+                 max_len: int = 128, positions: str = "learned", hand_written: bool = False,
+                 block_fn: Callable = gpt_block):
+        super().__init__()
+        if positions not in ("learned", "rope"):
+            raise ValueError(f"positions must be 'learned' or 'rope', not {positions!r}")
+        if hand_written and positions == "rope":
+            raise ValueError("the hand-written path runs gpt_block, which has no rotary positions")
+        self.embedding = nn.Embedding(vocab_size, dim)
+        self.position_embedding = nn.Embedding(max_len, dim) if positions == "learned" else None
+        with torch.no_grad():  # GPT-2's initialisation of both tables
+            for table in (self.embedding, self.position_embedding):
+                if table is not None:
+                    table.weight.normal_(0.0, 0.02)
+        self.blocks = nn.ModuleList(
+            nn.TransformerEncoderLayer(dim, heads, feedforward, dropout=0.0, activation="gelu", batch_first=True,
+                                       norm_first=True) for _ in range(layers))
+        self.final_norm = nn.LayerNorm(dim)
+        self.heads, self.max_len, self.positions = heads, max_len, positions
+        self.hand_written, self.block_fn = hand_written, block_fn
+
+    def _block(self, layer: nn.TransformerEncoderLayer, x: torch.Tensor, start: int,
+               cache: tuple[torch.Tensor, torch.Tensor] | None) -> torch.Tensor:
+        """One block on the positions start .. start + L − 1 of ``x [B, L, D]``; ``cache``: key and value buffers
+        ``[B, H, capacity, D/H]`` that hold the positions before ``start`` and receive these."""
+        B, L, D = x.shape
+        attention = layer.self_attn
+        normed = F.layer_norm(x, (D,), layer.norm1.weight, layer.norm1.bias, layer.norm1.eps)
+        q, k, v = F.linear(normed, attention.in_proj_weight, attention.in_proj_bias).view(
+            B, L, 3, self.heads, D // self.heads).unbind(2)  # each [B, L, H, D/H]
+        if self.positions == "rope":
+            where = torch.arange(start, start + L, device=x.device)
+            q, k = rope(q, where), rope(k, where)
+        q, k, v = (t.transpose(1, 2) for t in (q, k, v))  # [B, H, L, D/H]
+        if cache is not None:
+            cache[0][:, :, start:start + L], cache[1][:, :, start:start + L] = k, v
+            k, v = cache[0][:, :, :start + L], cache[1][:, :, :start + L]
+        out = fast_causal_attention(q, k, v, causal=start == 0 and L > 1)
+        if start > 0 and L > 1:
+            raise ValueError("after a cached prefix the blocks take one new position at a time")
+        x = x + attention.out_proj(out.transpose(1, 2).reshape(B, L, D))
+        normed = F.layer_norm(x, (D,), layer.norm2.weight, layer.norm2.bias, layer.norm2.eps)
+        return x + layer.linear2(F.gelu(layer.linear1(normed)))
+
+    def _inputs(self, ids: torch.Tensor, start: int = 0) -> torch.Tensor:
+        x = self.embedding(ids)
+        if self.position_embedding is not None:
+            if start + ids.shape[1] > self.max_len:
+                raise ValueError(f"position {start + ids.shape[1] - 1} is past the {self.max_len} learned positions")
+            x = x + self.position_embedding(torch.arange(start, start + ids.shape[1], device=ids.device))
+        return x
+
+    def hidden(self, ids: torch.Tensor, mask: torch.Tensor | None = None) -> torch.Tensor:
+        """The final normalised states ``[B, L, D]`` of ``ids [B, L]`` (padding at the end of a row, if any,
+        changes no real position under the causal mask; ``mask`` is needed only by the hand-written path)."""
+        x = self._inputs(ids)
+        if self.hand_written:
+            mask = torch.ones_like(ids, dtype=torch.bool) if mask is None else mask
+            for layer in self.blocks:
+                x = self.block_fn(x, mask, block_weights(layer), self.heads)
+        else:
+            for layer in self.blocks:
+                x = self._block(layer, x, 0, None)
+        return self.final_norm(x)
+
+    def logits(self, states: torch.Tensor) -> torch.Tensor:
+        return states @ self.embedding.weight.T  # tied to the input embedding
+
+    def forward(self, ids: torch.Tensor, mask: torch.Tensor | None = None) -> torch.Tensor:
+        """Next-token logits ``[B, L, V]`` after every prefix of ``ids [B, L]``."""
+        return self.logits(self.hidden(ids, mask))
+
+    def loss(self, inputs: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
+        """Mean next-token cross-entropy (nats per token) of ``targets`` after the prefixes of ``inputs``."""
+        logits = self(inputs)
+        return F.cross_entropy(logits.float().flatten(0, 1), targets.flatten())
+
+    @torch.no_grad()
+    def generate(self, prompt: torch.Tensor, steps: int, generator: torch.Generator, *, temperature: float = 1.0,
+                 top_k: int | None = None, top_p: float | None = None, cache: bool = True) -> torch.Tensor:
+        """``prompt [B, P]`` followed by ``steps`` sampled tokens: ``[B, P + steps]``. ``generator`` lives on the
+        model's device. Without the cache a learned-position model sees the last ``max_len`` tokens."""
+        ids = prompt
+        if not cache:
+            for _ in range(steps):
+                logits = self(ids[:, -self.max_len:] if self.position_embedding is not None else ids)[:, -1]
+                ids = torch.cat([ids, sample_tokens(logits.float(), generator, temperature, top_k, top_p)[:, None]], 1)
+            return ids
+        B, P = prompt.shape
+        capacity = P + steps
+        if self.position_embedding is not None and capacity > self.max_len:
+            raise ValueError(f"{capacity} tokens do not fit the {self.max_len} learned positions")
+        D = self.embedding.embedding_dim
+        buffers = [tuple(torch.empty(B, self.heads, capacity, D // self.heads, device=prompt.device,
+                                     dtype=self.embedding.weight.dtype) for _ in range(2)) for _ in self.blocks]
+        new, start = prompt, 0
+        for _ in range(steps):
+            x = self._inputs(new, start)
+            for layer, buffer in zip(self.blocks, buffers):
+                x = self._block(layer, x, start, buffer)
+            logits = self.logits(self.final_norm(x[:, -1]))
+            start += new.shape[1]
+            new = sample_tokens(logits.float(), generator, temperature, top_k, top_p)[:, None]
+            ids = torch.cat([ids, new], dim=1)
+        return ids
+
+
+class GPTClassifier(nn.Module):
+    """A GPT's final state at each row's last real token, through a linear layer: ``[B, C]`` logits."""
+
+    def __init__(self, gpt: GPT, classes: int):
+        super().__init__()
+        self.gpt = gpt
+        self.head = nn.Linear(gpt.embedding.embedding_dim, classes)
+
+    def forward(self, ids: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+        states = self.gpt.hidden(ids, mask)
+        last = mask.sum(dim=1) - 1  # right-padded rows: the last real position
+        return self.head(states[torch.arange(ids.shape[0], device=ids.device), last])
