@@ -31,6 +31,17 @@ def _package_dir(package: str) -> str | None:
     return os.path.dirname(spec.origin) + os.sep if spec and spec.origin else None
 
 
+def _route(frame: types.FrameType | None) -> str:
+    """The notebook's functions between the graded one (outermost) and the call, as " (through your f → g)"."""
+    names = []
+    while frame is not None:
+        names_it = frame.f_globals  # the notebook's (or the answers') namespace; a program run as __main__ has a file
+        if names_it.get("__name__") == "__main__" and "__file__" not in names_it and frame.f_code.co_name != "<module>":
+            names.append(frame.f_code.co_name)
+        frame = frame.f_back
+    return f" (through your {' → '.join(reversed(names[:-1]))})" if len(names) > 1 else ""
+
+
 class CallWatcher:
     """A profile hook that notes forbidden callables and reference-package code run during a call.
 
@@ -58,13 +69,14 @@ class CallWatcher:
                 self.builtins[id(target)] = dotted
         self.reference_package = reference_package
         self.reference_dir = _package_dir(reference_package)
-        self.used: list[str] = []
+        self.used: list[str] = []  # what ran, each with the route through the notebook's functions that reached it
+        self.seen: set[str] = set()
         self.threads = threads  # False: the caller sets the hook in new threads itself
 
     def fresh(self) -> "CallWatcher":
         """A watcher for another call: the same forbidden callables (resolved once), nothing seen yet."""
         watcher = object.__new__(CallWatcher)
-        watcher.__dict__.update(self.__dict__, used=[])
+        watcher.__dict__.update(self.__dict__, used=[], seen=set())
         return watcher
 
     def __call__(self, frame: types.FrameType, event: str, arg: Any) -> None:
@@ -79,8 +91,10 @@ class CallWatcher:
                 name = f"the reference package {self.reference_package!r}"
         else:
             return
-        if name is not None and name not in self.used:
-            self.used.append(name)
+        if name is not None and name not in self.seen:
+            self.seen.add(name)
+            self.used.append(name + _route(frame))
+
 
     def __enter__(self) -> "CallWatcher":
         self._previous = sys.getprofile(), threading.getprofile()

@@ -352,3 +352,13 @@ def test_chapter_12_pytorchs_transformer_layers_attention_and_norms_are_caught(n
     forbidden.__name__ = name
     with torch.no_grad(), pytest.raises(ExerciseFailure, match=f"{name} used "):
         call(in_notebook(forbidden), *args)
+
+
+def test_a_forbidden_call_reached_through_a_helper_names_the_route():
+    namespace = {"__name__": "__main__", "F": F}
+    exec("def scores(q, k):\n    return F.scaled_dot_product_attention(q, k, k)\n"  # noqa: S102 - a notebook's cells
+         "def attention_heads(q, k):\n    return scores(q, k)\n"
+         "def encoder_block(x):\n    return attention_heads(x, x)\n", namespace)
+    with pytest.raises(ExerciseFailure, match=r"encoder_block used torch.nn.functional.scaled_dot_product_attention "
+                                              r"\(through your attention_heads → scores\), which"):
+        call(namespace["encoder_block"], torch.randn(1, 2, 4))

@@ -99,6 +99,7 @@ class AnswerPeer(Peer):
         super().__init__(reader, writer)
         self.namespace: dict = {"__name__": "__main__", "__builtins__": __builtins__}
         self.watchers: dict[str | None, CallWatcher] = {}  # per graded function, and for any other
+        self.sources: dict[str, str] = {}  # each loaded chunk's code, by label: the line an error names
         self.handlers["load"] = self._load
 
     def _load(self, message: dict, buffers: list, out: list) -> dict:
@@ -110,6 +111,7 @@ class AnswerPeer(Peer):
         _PRIVATE_PACKAGES.update(message["private_packages"])
         failed = []
         for label, source, kind in message["chunks"]:
+            self.sources[label] = source
             try:
                 with _quiet():
                     exec(compile(source, f"<{label}>", "exec"), self.namespace)  # noqa: S102 - the answers
@@ -136,6 +138,8 @@ class AnswerPeer(Peer):
                     watcher.__enter__()
                 try:
                     result = function(*args, **kwargs)
+                except Exception as error:  # noqa: BLE001 - the same error, which names the answer's line
+                    raise _at_your_line(error, self.sources) from None
                 finally:
                     with _switching:
                         watcher.__exit__()
@@ -144,6 +148,24 @@ class AnswerPeer(Peer):
             return result
 
         return watched
+
+
+def _at_your_line(error: Exception, sources: dict[str, str]) -> Exception:
+    """``error`` with the innermost line of the answers that it passed through: the checker gets the class
+    name and the message only (grading.instructor.verdicts.wire), so the line travels in the message."""
+    where, frames = None, error.__traceback__
+    while frames is not None:
+        code = frames.tb_frame.f_code
+        if code.co_filename[1:-1] in sources:
+            where = code.co_filename[1:-1], frames.tb_lineno, code.co_name
+        frames = frames.tb_next
+    if where is None:
+        return error
+    label, number, function = where
+    lines = sources[label].splitlines()
+    line = lines[number - 1].strip() if 0 < number <= len(lines) else ""
+    located = type(type(error).__name__, (Exception,), {})  # named as the error: the checker reads the name
+    return located(f"{_text(error)}\n  at your line, in {function} (cell {label}): {line}")
 
 
 class Forbidden(Exception):

@@ -15,6 +15,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import torch
+
 from grading.student.checks import forbidden_failure
 from grading.instructor.verdicts.sandbox import bubblewrap, sandboxed
 from grading.instructor.verdicts.wire import Peer, PipeClosed, RemoteError
@@ -179,13 +181,25 @@ def _why_stopped(error: BaseException, timeout: float) -> str:
     return "the cell stopped Python (a crash, os._exit() or exhausted memory)"
 
 
+def _shown(value: Any) -> str:
+    if isinstance(value, torch.Tensor):
+        return f"<{str(value.dtype).removeprefix('torch.')} {list(value.shape)}" + (
+            f" on {value.device}>" if value.device.type != "cpu" else ">")
+    if isinstance(value, (list, tuple)) and any(isinstance(v, torch.Tensor) for v in value):
+        inner = ", ".join(_shown(v) for v in value[:6]) + (", ..." if len(value) > 6 else "")
+        return f"[{inner}]" if isinstance(value, list) else f"({inner})"
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
 class RemoteFunction:
     """A student's graded function, evaluated in the worker; ``grading.student.checks.call`` recognises it."""
 
     __module__ = "__main__"  # what grading.student.checks.call expects of a function written in the notebook
 
-    def __init__(self, answers: Answers, name: str):
+    def __init__(self, answers: Answers, name: str, parameters: list[str] = ()):
         self.answers, self.__name__, self.__qualname__ = answers, name, name
+        self.parameters = list(parameters)  # the syllabus's names of its arguments, for messages
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         return self.__grading_remote__(args, kwargs)
@@ -199,7 +213,13 @@ class RemoteFunction:
                 raise NotImplementedError(str(error)) from None
             if error.kind == "Forbidden":
                 raise forbidden_failure(self.__name__, str(error)) from None
-            raise AnswerError(error.kind, str(error)) from None
+            raise AnswerError(error.kind, f"{error}\n  in the call {self.__name__}({self._described(args, kwargs)})") \
+                from None
+
+    def _described(self, args: tuple, kwargs: dict) -> str:
+        """The call's arguments as a student can check them: a tensor's dtype and shape, a short value otherwise."""
+        named = [*zip(self.parameters, args), *((None, a) for a in args[len(self.parameters):]), *kwargs.items()]
+        return ", ".join(f"{name}={_shown(value)}" if name else _shown(value) for name, value in named)
 
     def __repr__(self) -> str:
         return f"<function {self.__name__}>"

@@ -200,7 +200,8 @@ class Checker:
             kind = role(cell)
             if kind == "answer":
                 for statement in _statements(cell.source, (ast.FunctionDef,)):
-                    self.namespace[statement.name] = RemoteFunction(self.answers, statement.name)
+                    self.namespace[statement.name] = RemoteFunction(self.answers, statement.name,
+                                                                    [a.arg for a in statement.args.args])
             elif kind in ("locked", "given"):
                 for statement in _statements(cell.source, (ast.stmt,) if kind == "locked" else _GIVEN_STATEMENTS):
                     try:

@@ -116,3 +116,33 @@ def test_the_sandbox_hides_the_course_from_the_answers():
     assert result["sandboxed"]
     assert "test_count_parameters_rnn" in failing(result)  # 4 blocks for every kind: wrong, but only for rnn/gru
     assert "test_count_parameters_gated" in failing(result)
+
+
+GATE_OF_THE_WRONG_SHAPE = '''
+def gate_update(s, x, g):
+    keep = 1 - g
+    return g * x + torch.mm(keep, s)  # a matrix product where * was meant
+'''
+LSTM_CELL_THROUGH_A_HELPER = '''
+def _cell(x, h, c, W_ih, W_hh, b_ih, b_hh):
+    return torch.lstm_cell(x, (h, c), W_ih, W_hh, b_ih, b_hh)
+
+def lstm_step(x, h, c, W_ih, W_hh, b_ih, b_hh):
+    return _cell(x, h, c, W_ih, W_hh, b_ih, b_hh)
+'''
+
+
+def test_an_exception_names_the_call_and_the_students_line_and_a_shortcut_its_route():
+    answers = {"gate_update": GATE_OF_THE_WRONG_SHAPE, "lstm_step": LSTM_CELL_THROUGH_A_HELPER}
+    result = checker.check("05_lstm_gru", notebook("05_lstm_gru", answers), cell_s=30)
+    text = result["verdicts"]["test_gate_update_hard"]["evalue"]
+    assert text.startswith("RuntimeError: "), text
+    assert "\n  at your line, in gate_update (cell gate_update): return g * x + torch.mm(keep, s)  # a matrix product where * was meant" in text
+    assert ("\n  in the call gate_update(s=<float32 [3]>, x=<float32 [3]>, g=<float32 [3]>)") in text
+    assert "/" not in text  # no path of the grader's
+    text = result["verdicts"]["test_lstm_step_matches_lstmcell"]["evalue"]
+    assert "lstm_step used torch.lstm_cell (through your _cell)" in text, text
+    text = result["verdicts"]["test_lstm_encode_full"]["evalue"]
+    assert text.startswith("lstm_step used torch.lstm_cell (through your _cell)"), text  # its own first check
+    assert text.endswith("Hint: lstm_encode builds on your lstm_step, which fails its own tests above: fix lstm_step "
+                         "first, then run this test again")
