@@ -98,4 +98,13 @@ FORBIDDEN: dict[str, tuple[str, ...]] = {
     "attention_heads": _ATTENTION,
     **{name: (*_TRANSFORMER, *_ATTENTION, *_LAYER_NORM) for name in ("encoder_block", "decoder_block",
                                                                      "transformer_encode")},
+    # the loss with label smoothing in one call (plain cross-entropy stays allowed elsewhere); the schedule has no
+    # one-call shortcut
+    "label_smoothed_nll": ("torch.nn.functional.cross_entropy", "torch.nn.CrossEntropyLoss"),
+    # 13 Subword tokens and generative Transformer language models (bpe_train, bpe_encode and rope have no PyTorch
+    # shortcut; the tokenizers library's BPE is one for the first two)
+    "bpe_train": ("tokenizers.Tokenizer", "tokenizers.models.BPE", "tokenizers.trainers.BpeTrainer"),
+    "bpe_encode": ("tokenizers.Tokenizer", "tokenizers.models.BPE"),
+    "gpt_block": (*_TRANSFORMER, *_ATTENTION, *_LAYER_NORM),
+    "attend_with_cache": _ATTENTION,
 }
