@@ -29,8 +29,11 @@ import numpy as np
 from matplotlib.image import imread
 
 import attention
+import cooccurrence
+import language_model
 import order
 import recurrent
+import search
 import structured
 import words
 from draw import render
@@ -45,7 +48,9 @@ DIAGRAMS = {
     "02_pooling": words.pooling,
     "02_feed_forward": words.feed_forward,
     "03_skip_gram": words.skip_gram,
+    "03_glove_cooccurrence": cooccurrence.glove_cooccurrence,
     "04_unrolled_rnn": recurrent.unrolled_rnn,
+    "04_rnn_language_model": language_model.rnn_language_model,
     "05_lstm_cell": recurrent.lstm_cell,
     "05_gru_cell": recurrent.gru_cell,
     "06_bidirectional": recurrent.bidirectional,
@@ -55,6 +60,7 @@ DIAGRAMS = {
     "09_ctc_lattice": structured.ctc_lattice,
     "10_crf_trellis": structured.crf_trellis,
     "11_encoder_decoder_attention": attention.encoder_decoder_attention,
+    "11_beam_search": search.beam_search_tree,
     "11_multi_head_attention": attention.multi_head_attention,
     "12_transformer_block": attention.transformer_block,
 }
