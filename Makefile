@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: all env browser sandbox services release student-release example-class book test bench gpu-check mutation clean
+.PHONY: all env browser sandbox services release student-release example-class book test bench gpu-check gpu-session gpu-wheels mutation clean
 .DEFAULT_GOAL := all
 
 all: sandbox release example-class book
@@ -86,6 +86,18 @@ bench: env
 GPU_PYTHON ?= $(BIN)/python
 gpu-check: $(if $(filter $(BIN)/python,$(GPU_PYTHON)),env)
 	$(GPU_PYTHON) bench/gpu_check.py $(GPU_CHECK_ARGS)
+
+# The GPU day in one command (bench/gpu_session.py): the CUDA tests, every notebook, chapter 12's timings, every task at
+# the GPU scale against 2 CPU threads, training.py and structured.py, in priority order within 8 minutes, each part's
+# JSON and printed table in OUT as soon as it ends. On the GPU machine (the wheels of .whl/ installed, bench/README.md):
+# make gpu-session OUT=$$OUT GPU_PYTHON=python3. Options in GPU_SESSION_ARGS (e.g. --quick, the CPU rehearsal).
+OUT ?= _build/gpu-session
+gpu-session: $(if $(filter $(BIN)/python,$(GPU_PYTHON)),env)
+	$(GPU_PYTHON) bench/gpu_session.py --out $(OUT) $(GPU_SESSION_ARGS)
+
+# The wheels the GPU machine lacks (named in bench/gpu_machine.toml, at this venv's versions) into .whl/, to carry.
+gpu-wheels: env
+	$(BIN)/python bench/gpu_machine.py wheels
 
 # Mutation testing of the chapters' tests (bench/mutation.py): every solution region mutated, every mutant
 # graded as the autograder grades; prints killed / survived / equivalent per graded function and exits 1 when

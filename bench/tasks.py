@@ -48,7 +48,8 @@ def main() -> int:
     parser.add_argument("--cuda-graphs", action="store_true", help="the hand-written path replayed from CUDA graphs")
     parser.add_argument("--cpu-anchor", action="store_true", help="also train at the CPU scale on 2 CPU threads")
     parser.add_argument("--tasks", nargs="+", choices=sorted(TASKS), default=list(TASKS), metavar="TASK")
-    parser.add_argument("--json", type=Path, help="also write the results here")
+    parser.add_argument("--epochs", type=int, help="train every task this many epochs (default: each its own)")
+    parser.add_argument("--json", type=Path, help="also write the results here (after every task)")
     args = parser.parse_args()
     device = bench_device(args.device)
     facts = run_facts(device, scale=args.scale, cuda_graphs=args.cuda_graphs)
@@ -68,23 +69,25 @@ def main() -> int:
         fit(args.tasks[0], device=device, epochs=1, progress=False, scale=args.scale, hand_written=True)
     results = {}
     for task in args.tasks:
-        fast = timed_training(task, device, scale=args.scale)
-        results[task] = {"epochs": TASKS[task].epochs, "fast": fast}
-        line = f"{task:<22} {TASKS[task].epochs:>6} {fast['seconds']:>12.1f} {fast['tokens_per_s']:>11,.0f}"
+        epochs = args.epochs or TASKS[task].epochs
+        fast = timed_training(task, device, scale=args.scale, epochs=epochs)
+        results[task] = {"epochs": epochs, "fast": fast}
+        line = f"{task:<22} {epochs:>6} {fast['seconds']:>12.1f} {fast['tokens_per_s']:>11,.0f}"
         shown = [described(fast["metrics"])]
         if args.hand_written:
-            hand = timed_training(task, device, scale=args.scale, hand_written=True, cuda_graphs=args.cuda_graphs)
+            hand = timed_training(task, device, scale=args.scale, epochs=epochs, hand_written=True,
+                                  cuda_graphs=args.cuda_graphs)
             results[task]["hand_written"] = hand
             line += f" {hand['seconds']:>15.1f} {hand['seconds'] / fast['seconds']:>7.2f}x"
             shown.append(described(hand["metrics"]))
         if args.cpu_anchor:
-            anchor = timed_training(task, cpu, scale="cpu")
+            anchor = timed_training(task, cpu, scale="cpu", epochs=epochs)
             results[task]["cpu_anchor"] = anchor
             line += (f" {anchor['seconds']:>7.1f} {anchor['tokens_per_s']:>13,.0f}"
                      f" {fast['tokens_per_s'] / anchor['tokens_per_s']:>6.1f}x")
             shown.append(described(anchor["metrics"]))
         print(f"{line}  {'; '.join(shown)}", flush=True)
-    write_json(args.json, {"facts": facts, "tasks": results})
+        write_json(args.json, {"facts": facts, "tasks": results})  # each task's row kept if a later one is stopped
     return 0
 
 

@@ -33,7 +33,8 @@ from report import bench_device, run_facts, synchronize, write_json
 from seqmodels.training import Trainer
 
 PRESETS = {"gpu": dict(batch=64, length=128, hidden=512, vocab=10_000),
-           "cpu": dict(batch=16, length=64, hidden=256, vocab=2_000)}
+           "cpu": dict(batch=16, length=64, hidden=256, vocab=2_000),
+           "tiny": dict(batch=2, length=8, hidden=16, vocab=50)}  # the GPU session's rehearsal: every row, no figure
 EMBEDDING = 128
 
 

@@ -1,6 +1,7 @@
 """The benchmark scripts still run (tiny settings, on the CPU) and write the JSON they promise.
 They are not timed here: the figures come from real runs, recorded in bench/README.md."""
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -95,3 +96,21 @@ def test_gpu_check_runs_each_notebook_in_fresh_kernels_and_names_the_first_faili
     cpu = json.loads((tmp_path / "facts-cpu.json").read_text())
     assert cpu == {"cwd": str(tmp_path), "threads": 1, "cuda": False}
     assert json.loads((tmp_path / "facts-gpu.json").read_text())["cuda"] == report["device"]["cuda"]
+
+
+def test_gpu_check_starts_a_hung_kernel_once_more_then_says_it_never_started(tmp_path):
+    pytest.importorskip("nbclient")
+    pytest.importorskip("ipykernel")
+    # a kernel that never answers (once, a start hung until the test above hit its limit): two short waits, then a
+    # clear failure in place of a hang
+    sys.path.insert(0, str(BENCH))
+    import gpu_check
+
+    spec = tmp_path / "kernels" / gpu_check.KERNEL_NAME
+    spec.mkdir(parents=True)
+    (spec / "kernel.json").write_text(json.dumps({"argv": ["sleep", "600"], "display_name": "hangs", "language": "python"}))
+    notebook = _notebook(tmp_path / "never.ipynb", "x = 1")
+    outcome = gpu_check.run_notebook(notebook, dict(os.environ), tmp_path / "kernels", cell_timeout=60, start_timeout=3)
+    assert not outcome["passed"] and outcome["error"]["cell"] is None
+    assert outcome["error"]["evalue"].startswith("no cell ran: the kernel failed to start (3 s allowed), 2 times")
+    assert 6 <= outcome["seconds"] < 120
