@@ -96,6 +96,9 @@ class Peer:
             return {"dtype": str(value).removeprefix("torch.")}
         if kind is torch.device:
             return {"device": str(value)}
+        if kind is torch.Generator:  # a copy: its state travels, draws on the other side do not advance ours
+            buffers.append(value.get_state().numpy().tobytes())
+            return {"generator": len(buffers) - 1, "device": str(value.device)}
         if kind in _TENSOR_TYPES:
             if tensors is not None:
                 tensors.append(value)
@@ -141,6 +144,10 @@ class Peer:
             return getattr(torch, body)
         if tag == "device":
             return torch.device(body)
+        if tag == "generator":
+            generator = torch.Generator(value["device"] if torch.cuda.is_available() else "cpu")
+            generator.set_state(torch.frombuffer(bytearray(buffers[body]), dtype=torch.uint8))
+            return generator
         if tag == "tensor":
             dtype = getattr(torch, value["dtype"])
             raw = buffers[body]
