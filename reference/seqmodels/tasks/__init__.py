@@ -2,6 +2,7 @@
 from seqmodels.tasks.base import Task
 from seqmodels.tasks.ctc_speech import CTC_SPEECH, CTC_SPOKEN
 from seqmodels.tasks.dates import DATES, DATES_TRANSFORMER
+from seqmodels.tasks.gpt_news import GPT_NEWS
 from seqmodels.tasks.language_models import LANGUAGE_MODELS
 from seqmodels.tasks.long_range import LONG_RANGE
 from seqmodels.tasks.positions import POSITIONS
@@ -10,6 +11,6 @@ from seqmodels.tasks.skipgram import SKIPGRAM, SKIPGRAM_NEWS
 from seqmodels.tasks.tagging import TAGGING
 
 TASKS: dict[str, Task] = {task.name: task for task in (*SENTIMENT, SKIPGRAM, SKIPGRAM_NEWS, *LANGUAGE_MODELS, *LONG_RANGE, *TAGGING,
-                                                   CTC_SPEECH, CTC_SPOKEN, DATES, DATES_TRANSFORMER, *POSITIONS)}
+                                                   CTC_SPEECH, CTC_SPOKEN, DATES, DATES_TRANSFORMER, *POSITIONS, GPT_NEWS)}
 
 __all__ = ["TASKS", "Task"]
