@@ -17,6 +17,7 @@ import socket
 import subprocess
 import tempfile
 import time
+from contextlib import contextmanager
 
 import pytest
 
@@ -155,23 +156,8 @@ def postgresql_url(postgresql_server):
 @pytest.fixture(scope="session")
 def redis_server():
     """The port of a Redis server started for this session (loopback only, nothing persisted)."""
-    program = shutil.which("redis-server")
-    if program is None:
-        reason = debian_install(REDIS_PACKAGE)
-        program = shutil.which("redis-server")
-        if program is None:
-            pytest.skip(f"Redis is not installed: {reason}")
-    folder = tempfile.mkdtemp(prefix="redis-")
-    port = free_port()
-    command = [program, "--port", str(port), "--bind", "127.0.0.1", "--dir", folder, "--save", "", "--appendonly", "no"]
-    server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        wait_until(lambda: connects(port), "redis-server", server)
+    with redis_on(["127.0.0.1"]) as port:
         yield port
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
-        shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.fixture
@@ -183,3 +169,69 @@ def redis_url(redis_server):
     client.flushall()
     client.close()
     return url
+
+
+def _ip(*args):
+    return subprocess.run(["ip", *args], check=True, capture_output=True, text=True)
+
+
+@contextmanager
+def network_hosts(count):
+    """``count`` network namespaces, each joined to this one by its own veth pair, as machines on a network of
+    their own would be: yields ``[(namespace, address here, address there)]``, or the reason there are none
+    (not root, no iproute2, or a kernel that refuses). Inside a namespace only its link exists: this
+    machine's loopback services (the gradebook's PostgreSQL) are out of reach from there."""
+    if os.geteuid() != 0 or shutil.which("ip") is None:
+        yield "separate network namespaces need root and iproute2"
+        return
+    tag, made = os.getpid() % 10000, []
+    subnet = 100 + os.getpid() % 100  # 10.<subnet>.<n>.0/24: distinct for test runs side by side
+    try:
+        for number in range(1, count + 1):
+            namespace, here, there = f"grading-{tag}-{number}", f"gq{tag}h{number}", f"gq{tag}w{number}"
+            _ip("netns", "add", namespace)
+            made.append((namespace, here))
+            _ip("link", "add", here, "type", "veth", "peer", "name", there)
+            _ip("link", "set", there, "netns", namespace)
+            _ip("addr", "add", f"10.{subnet}.{number}.1/24", "dev", here)
+            _ip("link", "set", here, "up")
+            for command in (["addr", "add", f"10.{subnet}.{number}.2/24", "dev", there], ["link", "set", there, "up"],
+                            ["link", "set", "lo", "up"]):
+                _ip("netns", "exec", namespace, "ip", *command)
+    except subprocess.CalledProcessError as error:
+        for namespace, here in made:
+            subprocess.run(["ip", "link", "del", here], capture_output=True)
+            subprocess.run(["ip", "netns", "del", namespace], capture_output=True)
+        yield f"separate network namespaces are refused here: {error.stderr.strip()}"
+        return
+    try:
+        yield [(namespace, f"10.{subnet}.{n}.1", f"10.{subnet}.{n}.2") for n, (namespace, _) in enumerate(made, 1)]
+    finally:
+        for namespace, here in made:
+            subprocess.run(["ip", "link", "del", here], capture_output=True)
+            subprocess.run(["ip", "netns", "del", namespace], capture_output=True)
+
+
+@contextmanager
+def redis_on(addresses, password=None):
+    """The port of a Redis server listening on ``addresses`` (nothing persisted), stopped at the end. Off
+    loopback Redis accepts only clients that give the ``password`` (its protected mode refuses them otherwise)."""
+    program = shutil.which("redis-server")
+    if program is None:
+        reason = debian_install(REDIS_PACKAGE)
+        program = shutil.which("redis-server")
+        if program is None:
+            pytest.skip(f"Redis is not installed: {reason}")
+    folder = tempfile.mkdtemp(prefix="redis-")
+    port = free_port()
+    command = [program, "--port", str(port), "--bind", *addresses, "--dir", folder, "--save", "", "--appendonly", "no"]
+    if password:
+        command += ["--requirepass", password]
+    server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        wait_until(lambda: connects(port), "redis-server", server)
+        yield port
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+        shutil.rmtree(folder, ignore_errors=True)

@@ -18,7 +18,6 @@ import argparse
 import hashlib
 import html
 import os
-import queue
 import secrets
 import sys
 import zipfile
@@ -39,13 +38,13 @@ from grading.instructor.course import (
     REPO,
     GradingError,
     intake_directory,
-    nbgrader_environment,
     workdir_options,
 )
 from grading.instructor.verdicts.preprocessor import SETUP_FAILURE, report_notes
 from grading.instructor.intake.lms import LAYOUTS, TIMESTAMP
 from grading.instructor.intake.submissions import Submission, collect, prepare, writes_into
-from grading.instructor.workers.local import Worker, WorkerTimeout
+from grading.instructor.workers.abc import Workers, WorkerTimeout
+from grading.instructor.workers.local import GradingWorkers
 
 NOTEBOOK_TIME_LIMIT = 600  # seconds for one whole notebook; c.Execute.timeout limits each cell
 MEMORY_LIMIT_MB = 4096  # address space of one answer worker
@@ -121,47 +120,14 @@ def _salt(workdir: Path) -> int:
     return int(path.read_text())
 
 
-class GradingWorkers:
-    """A few long-lived nbgrader processes (grading.instructor.workers.local), shared by the threads that grade
-    (and by the chapters graded at once, grading.instructor.example_class)."""
-
-    def __init__(self, jobs: int):
-        # several notebooks are graded at once: one thread each, instead of every process fighting for every core
-        env = nbgrader_environment({"OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "MPLBACKEND": "Agg"})
-        self.free: queue.Queue = queue.Queue()
-        self.all = [Worker(REPO, env) for _ in range(max(1, jobs))]
-        for worker in self.all:
-            self.free.put(worker)
-
-    def run(self, command: str, *argv: str, timeout: float | None = None) -> tuple[bool, str]:
-        worker = self.free.get()
-        try:
-            return worker.run(command, list(argv), timeout)
-        finally:
-            self.free.put(worker)
-
-    def check(self, command: str, *argv: str) -> None:
-        """Run a command that must succeed (raise GradingError with its log otherwise)."""
-        ok, log = self.run(command, *argv)
-        if not ok:
-            raise GradingError.from_log(" ".join((command, *argv)), log)
-
-    def __enter__(self) -> "GradingWorkers":
-        return self
-
-    def __exit__(self, *exc) -> None:
-        for worker in self.all:
-            worker.close()
-
-
-def _autograde(chapter: str, student: str, workdir: Path, limits: Limits, workers: GradingWorkers, salt: int) -> str | None:
-    """Run nbgrader's autograde on one student in a free worker; the reason it failed, or None."""
-    options = [f"--TrustedVerdicts.memory_limit_mb={limits.memory_mb}", f"--TrustedVerdicts.salt={salt}"]
+def _autograde(chapter: str, student: str, workdir: Path, limits: Limits, workers: Workers, salt: int) -> str | None:
+    """Autograde one student through the workers (grading.instructor.workers); the reason it failed, or None."""
+    checker = {"memory_limit_mb": limits.memory_mb, "salt": salt}
     if limits.cell_s:
-        options.append(f"--TrustedVerdicts.cell_timeout={limits.cell_s}")
+        checker["cell_timeout"] = limits.cell_s
+    submitted = intake_directory(workdir) / student / chapter / f"{chapter}.ipynb"
     try:
-        ok, log = workers.run("autograde", chapter, f"--student={student}", "--force", *options,
-                              *workdir_options(workdir), timeout=limits.notebook_s)
+        ok, log = workers.autograde(chapter, student, submitted, checker, workdir_options(workdir), limits.notebook_s)
     except WorkerTimeout:
         return f"the notebook ran longer than the time limit of {limits.notebook_s} s"
     if not ok and SETUP_FAILURE in log:
@@ -172,7 +138,6 @@ def _autograde(chapter: str, student: str, workdir: Path, limits: Limits, worker
     if not ok:
         errors = [line for line in log.splitlines() if "ERROR" in line and "Traceback" not in line]
         return "nbgrader could not grade it: " + (errors[0].split("]", 1)[-1].strip() if errors else "unknown error")
-    submitted = intake_directory(workdir) / student / chapter / f"{chapter}.ipynb"
     _marker(workdir, chapter, student).write_text(_fingerprint(submitted.read_text()))
     return None
 
@@ -218,11 +183,12 @@ def _rows(workdir: Path, chapter: str) -> dict[str, export.Row]:
 
 def grade(chapter: str, folder: Path, workdir: Path = CLASSWORK, jobs: int = 2, force: bool = False,
           id_pattern: str | None = None, limits: Limits = Limits(), progress: bool = True,
-          layout: str = "auto", workers: GradingWorkers | None = None,
+          layout: str = "auto", workers: Workers | None = None,
           on_graded: Callable[[str], None] | None = None) -> list[Outcome]:
     """Grade every submission of ``chapter`` found in ``folder``; results go to ``workdir``.
 
-    ``workers`` lends processes that outlive this call (else ``jobs`` are started and stopped here);
+    ``workers`` lends processes that outlive this call, on this machine or behind a queue
+    (grading.instructor.workers), else ``jobs`` local ones are started and stopped here;
     ``on_graded(student)`` is called as each notebook is done (beside or instead of the progress bar)."""
     with ExitStack() as stack:
         if workers is None:
@@ -232,9 +198,9 @@ def grade(chapter: str, folder: Path, workdir: Path = CLASSWORK, jobs: int = 2, 
 
 
 def _grade(chapter: str, folder: Path, workdir: Path, force: bool, id_pattern: str | None, limits: Limits,
-           progress: bool, layout: str, workers: GradingWorkers, on_graded: Callable[[str], None]) -> list[Outcome]:
+           progress: bool, layout: str, workers: Workers, on_graded: Callable[[str], None]) -> list[Outcome]:
     options = workdir_options(workdir)
-    with ThreadPoolExecutor(max_workers=len(workers.all)) as pool:
+    with ThreadPoolExecutor(max_workers=workers.in_flight) as pool:
         workers.check("generate_assignment", chapter, "--force",
                       f"--CourseDirectory.release_directory={workdir / 'release'}", *options)
         submissions = collect(folder, chapter, layout, id_pattern)
@@ -303,6 +269,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workdir", type=Path, default=CLASSWORK, help="where grades and feedback go (classwork/)")
     parser.add_argument("--jobs", type=int, default=2, help="notebooks graded at once (default 2)")
     parser.add_argument("--force", action="store_true", help="grade again students graded before")
+    parser.add_argument("--queue", metavar="BROKER", help="compute the verdicts on grading workers on other machines "
+                                                         "through this Redis broker, e.g. redis://grading-host:6379/0 "
+                                                         "(grading.instructor.workers.queue); recorded here")
     parser.add_argument("--lms", choices=LAYOUTS, default="auto",
                         help="the layout and file names of FOLDER (default: recognised from the names)")
     parser.add_argument("--id-pattern", help="regular expression with a 'student' group (optionally 'identity', "
@@ -331,9 +300,15 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as error:
         parser.error(str(error))
     try:
-        outcomes = grade(args.chapter, args.folder.resolve(), workdir, args.jobs, args.force,
-                         args.id_pattern, Limits(args.time_limit, args.cell_time_limit, args.memory_limit),
-                         layout=args.lms)
+        with ExitStack() as stack:
+            workers = None
+            if args.queue:  # Celery is imported only where a queue is asked for
+                from grading.instructor.workers.queue import QueueWorkers
+
+                workers = stack.enter_context(QueueWorkers(args.queue, args.jobs))
+            outcomes = grade(args.chapter, args.folder.resolve(), workdir, args.jobs, args.force,
+                             args.id_pattern, Limits(args.time_limit, args.cell_time_limit, args.memory_limit),
+                             layout=args.lms, workers=workers)
     except GradingError as error:
         print(error, file=sys.stderr)
         return 1

@@ -20,7 +20,7 @@ from pathlib import Path
 import nbformat
 from nbformat.v4 import new_markdown_cell, new_output
 from nbgrader.preprocessors import NbGraderPreprocessor
-from traitlets import Integer
+from traitlets import Integer, Unicode
 
 from grading.instructor.verdicts.checker import SETUP_FAILED, role
 from grading.instructor.verdicts.zygote import SHARED
@@ -47,20 +47,13 @@ class TrustedVerdicts(NbGraderPreprocessor):
     cell_timeout = Integer(120, help="Seconds the answers may run for one test cell").tag(config=True)
     memory_limit_mb = Integer(0, help="Address space of the answer worker in MB (0: no cap)").tag(config=True)
     salt = Integer(0, help="Secret mixed into the hidden tests' seeds").tag(config=True)
+    verdicts_file = Unicode("", help="The checker's result for this notebook, computed by a grading worker on "
+                            "another machine (grading.instructor.workers.queue): recorded instead of checking "
+                            "here").tag(config=True)
 
     def preprocess(self, nb, resources):
         chapter = resources["nbgrader"]["assignment"]
-        with tempfile.TemporaryDirectory(prefix="verdicts-") as folder:
-            notebook, out = Path(folder) / "submission.ipynb", Path(folder) / "verdicts.json"
-            nbformat.write(nb, notebook)
-            argv = [chapter, str(notebook), "--out", str(out), "--cell-time-limit", str(self.cell_timeout),
-                    "--memory-limit", str(self.memory_limit_mb)]
-            returncode, stderr = run_checker(argv, {"GRADING_SALT": str(self.salt)}, Path(folder) / "checker.log")
-            if returncode == SETUP_FAILED:  # the harness stops the whole run on these words
-                raise RuntimeError(f"{SETUP_FAILURE}{stderr.strip()[-3000:]}")
-            if returncode != 0 or not out.is_file():
-                raise RuntimeError(f"the trusted checker failed:\n{stderr[-3000:]}")
-            result = json.loads(out.read_text())
+        result = json.loads(Path(self.verdicts_file).read_text()) if self.verdicts_file else self.checked(nb, chapter)
         verdicts = result["verdicts"]
         notes = [f"{label} did not run: {why}" for label, why in result["load_failures"]]
         for cell in nb.cells:
@@ -82,6 +75,22 @@ class TrustedVerdicts(NbGraderPreprocessor):
             notes.append("graded without the OS sandbox (bubblewrap is not available)")
         nb.cells.insert(0, _report_cell(notes))
         return nb, resources
+
+
+    def checked(self, nb, chapter: str) -> dict:
+        """The trusted checker's result for this notebook (its verdicts, the answers that did not load, whether it
+        was sandboxed); RuntimeError where it could not check."""
+        with tempfile.TemporaryDirectory(prefix="verdicts-") as folder:
+            notebook, out = Path(folder) / "submission.ipynb", Path(folder) / "verdicts.json"
+            nbformat.write(nb, notebook)
+            argv = [chapter, str(notebook), "--out", str(out), "--cell-time-limit", str(self.cell_timeout),
+                    "--memory-limit", str(self.memory_limit_mb)]
+            returncode, stderr = run_checker(argv, {"GRADING_SALT": str(self.salt)}, Path(folder) / "checker.log")
+            if returncode == SETUP_FAILED:  # the harness stops the whole run on these words
+                raise RuntimeError(f"{SETUP_FAILURE}{stderr.strip()[-3000:]}")
+            if returncode != 0 or not out.is_file():
+                raise RuntimeError(f"the trusted checker failed:\n{stderr[-3000:]}")
+            return json.loads(out.read_text())
 
 
 def run_checker(argv: list[str], env: dict[str, str], log: Path) -> tuple[int, str]:

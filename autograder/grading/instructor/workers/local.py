@@ -1,4 +1,6 @@
-"""Long-lived grading processes: nbgrader is imported once per process, not once per notebook.
+"""The embedded grading workers: long-lived nbgrader processes on this machine, nothing to start.
+
+nbgrader is imported once per process, not once per notebook.
 
 Starting ``nbgrader autograde`` costs about 2.5 s of imports before it grades anything; a
 class is graded by a few of these workers instead, each running nbgrader's own apps
@@ -10,6 +12,7 @@ group and replaced.
 import importlib
 import io
 import json
+import queue
 import select
 import subprocess
 import sys
@@ -17,11 +20,9 @@ import traceback
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
+from grading.instructor.course import REPO, nbgrader_environment
 from grading.instructor.processes import kill_group
-
-
-class WorkerTimeout(RuntimeError):
-    """The request ran past its time limit; the worker was killed."""
+from grading.instructor.workers.abc import Workers, WorkerTimeout, checker_options
 
 
 class Worker:
@@ -59,6 +60,39 @@ class Worker:
         self.process = None
 
 
+class GradingWorkers(Workers):
+    """A few long-lived nbgrader processes, shared by the threads that grade (and by the chapters graded at
+    once, grading.instructor.example_class)."""
+
+    def __init__(self, jobs: int):
+        # several notebooks are graded at once: one thread each, instead of every process fighting for every core
+        env = nbgrader_environment({"OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "MPLBACKEND": "Agg"})
+        self.free: queue.Queue = queue.Queue()
+        self.all = [Worker(REPO, env) for _ in range(max(1, jobs))]
+        for worker in self.all:
+            self.free.put(worker)
+
+    @property
+    def in_flight(self) -> int:
+        return len(self.all)
+
+    def run(self, command: str, *argv: str, timeout: float | None = None) -> tuple[bool, str]:
+        worker = self.free.get()
+        try:
+            return worker.run(command, list(argv), timeout)
+        finally:
+            self.free.put(worker)
+
+    def autograde(self, chapter: str, student: str, notebook: Path, checker: dict[str, int], options: list[str],
+                  timeout: float) -> tuple[bool, str]:
+        return self.run("autograde", chapter, f"--student={student}", "--force", *checker_options(checker), *options,
+                        timeout=timeout)
+
+    def close(self) -> None:
+        for worker in self.all:
+            worker.close()
+
+
 def _run(command: str, argv: list[str]) -> bool:
     from nbgrader import apps
 
@@ -79,7 +113,8 @@ def _run(command: str, argv: list[str]) -> bool:
     return True
 
 
-def main() -> None:
+def preload() -> None:
+    """Import what every notebook's checker needs, once per grading process (here and in the queue's workers)."""
     # the trusted checker runs in a fork of this process (grading.instructor.verdicts.preprocessor): import
     # PyTorch and the checker's modules once here, not once per notebook
     import grading.instructor.verdicts.answers  # noqa: F401
@@ -93,6 +128,9 @@ def main() -> None:
         except Exception:  # noqa: BLE001, S112 - the instructor's setup cell names the failure, not this worker
             continue
 
+
+def main() -> None:
+    preload()
     replies = sys.stdout
     for line in sys.stdin:
         log = io.StringIO()

@@ -1,0 +1,174 @@
+"""Grading on several machines: Celery workers compute each notebook's verdicts, this machine records them.
+
+The grading command hands every notebook to a Celery task queue on a Redis broker; grading workers on any
+number of machines take one notebook per task, run the trusted checker and its sandboxed answer worker on it
+(grading.instructor.verdicts, exactly as on one machine) and send the verdicts back through Redis. The grading
+command stays the one writer: its local nbgrader processes record each notebook's verdicts in the gradebook
+(TrustedVerdicts.verdicts_file), then write the feedback and the grades as on one machine. The workers never
+open the gradebook.
+
+Start a worker on each grading machine (a checkout of the same course commit, after ``make env sandbox``):
+
+    .venv/bin/python -m grading.instructor.workers.queue --broker redis://grading-host:6379/0 [--concurrency 2]
+
+then grade from the machine that holds the gradebook:
+
+    .venv/bin/python -m grading.instructor.grade CHAPTER FOLDER --queue redis://grading-host:6379/0
+
+Exactly once: a task is acknowledged only after its verdicts are stored (``acks_late``); a worker killed in the
+middle of a notebook returns it to the queue (``reject_on_worker_lost``), and a machine that vanishes returns
+its notebook after the broker's visibility timeout. A notebook checked twice gives the same verdicts under the
+same key (chapter, student and a fingerprint of the hand-in and the checker's settings), which is recorded once.
+"""
+import argparse
+import hashlib
+import json
+import os
+import socket
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import nbformat
+from celery import Celery
+from celery.exceptions import TimeLimitExceeded
+from traitlets.config.loader import PyFileConfigLoader
+
+from grading.instructor.course import REPO, GradingError, nbgrader_environment
+from grading.instructor.verdicts.preprocessor import TrustedVerdicts
+from grading.instructor.workers.abc import WorkerTimeout, checker_options
+from grading.instructor.workers.local import GradingWorkers, preload
+
+QUEUE = "grading"
+# a notebook whose worker's machine vanished (no acknowledgement, no connection) is handed out again after this
+# long: longer than any notebook may run (grading.instructor.grade's time limit, 600 s by default)
+VISIBILITY_TIMEOUT_S = 1800
+IN_FLIGHT = 256  # notebooks handed to the queue at once by one grading command
+POLL_S = 0.1  # how often the command looks for a notebook's verdicts
+NO_WORKER_WARNING_S = 2  # how long the command waits for a worker to answer a ping before warning
+
+app = Celery("grading", set_as_current=False)
+app.conf.update(
+    task_acks_late=True,  # acknowledged once the verdicts are stored, not when the notebook is taken
+    task_reject_on_worker_lost=True,  # a worker process killed mid-notebook puts the notebook back
+    task_acks_on_failure_or_timeout=True,  # over the time limit is a verdict (scored 0), not a retry
+    worker_prefetch_multiplier=1,  # a worker holds only the notebook it grades: the others stay for the others
+    task_default_queue=QUEUE,
+    task_serializer="json",
+    result_serializer="json",
+    accept_content=["json"],
+    result_extended=True,  # the verdicts' metadata names the worker that computed them
+    broker_connection_retry_on_startup=True,
+    worker_hijack_root_logger=False,
+)
+
+
+def configure(broker: str, visibility_timeout_s: int = VISIBILITY_TIMEOUT_S) -> Celery:
+    """The app on this broker, which also carries the verdicts back (its result backend)."""
+    app.conf.update(broker_url=broker, result_backend=broker,
+                    broker_transport_options={"visibility_timeout": visibility_timeout_s},
+                    result_backend_transport_options={"visibility_timeout": visibility_timeout_s})
+    return app
+
+
+def _course_config():
+    """The course's nbgrader configuration (its TrustedVerdicts settings), as nbgrader itself reads it."""
+    return PyFileConfigLoader("nbgrader_config.py", path=str(REPO)).load_config()
+
+
+@app.task(name="grading.verdicts")
+def verdicts(chapter: str, notebook: str, checker: dict[str, int]) -> dict:
+    """The trusted checker's result for one notebook (``{"result": ...}``), or why it could not check
+    (``{"error": ...}``, which the grading command reports as nbgrader would)."""
+    graded = nbformat.reads(notebook, as_version=4)
+    try:
+        return {"result": TrustedVerdicts(config=_course_config(), **checker).checked(graded, chapter)}
+    except RuntimeError as error:
+        return {"error": f"[AutogradeApp | ERROR] {error}"}
+
+
+def key(chapter: str, student: str, notebook: str, checker: dict[str, int]) -> str:
+    """The task's id: one per chapter, student, hand-in and checker settings, so that a notebook handed out twice
+    is one result, recorded once."""
+    fingerprint = hashlib.sha256(json.dumps([notebook, checker], sort_keys=True).encode()).hexdigest()[:32]
+    return f"{chapter}.{hashlib.sha256(student.encode()).hexdigest()[:16]}.{fingerprint}"
+
+
+class QueueWorkers(GradingWorkers):
+    """Verdicts computed by the queue's workers, recorded here by ``jobs`` local nbgrader processes."""
+
+    def __init__(self, broker: str, jobs: int, in_flight: int = IN_FLIGHT):
+        self.app = configure(broker)
+        try:
+            with self.app.connection_for_write() as connection:
+                connection.ensure_connection(max_retries=1)
+        except Exception as error:  # noqa: BLE001 - any failure to reach the broker is the same message
+            raise GradingError(f"cannot reach the grading queue's broker {broker}: {error}") from None
+        if not self.app.control.ping(timeout=NO_WORKER_WARNING_S):
+            print(f"no grading worker answers on {broker} yet: the notebooks wait in the queue until one starts "
+                  f"({sys.executable} -m grading.instructor.workers.queue --broker {broker})", file=sys.stderr)
+        super().__init__(jobs)
+        self._in_flight = in_flight
+        self._sending = threading.Lock()  # one Celery producer, shared by the threads that grade
+        self.recorded: dict[str, str] = {}  # task id -> student: what this command has recorded
+
+    @property
+    def in_flight(self) -> int:
+        return self._in_flight
+
+    def autograde(self, chapter: str, student: str, notebook: Path, checker: dict[str, int], options: list[str],
+                  timeout: float) -> tuple[bool, str]:
+        text = notebook.read_text()
+        task_id = key(chapter, student, text, checker)
+        with self._sending:
+            result = verdicts.apply_async((chapter, text, checker), task_id=task_id, time_limit=timeout)
+        while result.state not in ("SUCCESS", "FAILURE"):
+            time.sleep(POLL_S)
+        if result.state == "FAILURE":
+            if isinstance(result.result, TimeLimitExceeded):
+                raise WorkerTimeout(f"ran longer than {timeout:g} s")
+            return False, f"[QueueWorker | ERROR] the grading worker failed: {result.result!r}"
+        reply = result.result
+        if "error" in reply:
+            return False, reply["error"]
+        return self._record(chapter, student, task_id, reply["result"], checker, options)
+
+    def _record(self, chapter: str, student: str, task_id: str, result: dict, checker: dict[str, int],
+                options: list[str]) -> tuple[bool, str]:
+        """nbgrader's autograde with the worker's verdicts in place of the checker: the gradebook's one writer."""
+        with tempfile.TemporaryDirectory(prefix="verdicts-") as folder:
+            path = Path(folder) / f"{task_id}.json"
+            path.write_text(json.dumps(result))
+            ok, log = self.run("autograde", chapter, f"--student={student}", "--force", *checker_options(checker),
+                               f"--TrustedVerdicts.verdicts_file={path}", *options)
+        if ok:
+            self.recorded[task_id] = student
+        return ok, log
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description="Start a grading worker: it takes notebooks from the queue on "
+                                                 "BROKER, computes their verdicts and sends them back.")
+    parser.add_argument("--broker", required=True, help="the Redis broker, e.g. redis://grading-host:6379/0")
+    parser.add_argument("--concurrency", type=int, default=os.cpu_count() or 1,
+                        help="notebooks graded at once on this machine (default: one per core)")
+    parser.add_argument("--name", default=f"grading-{os.getpid()}@{socket.gethostname()}",
+                        help="this worker's name in Celery's monitoring")
+    parser.add_argument("--visibility-timeout", type=int, default=VISIBILITY_TIMEOUT_S,
+                        help=f"seconds before a notebook whose machine vanished is handed out again "
+                             f"(default {VISIBILITY_TIMEOUT_S}; longer than any notebook may run)")
+    args = parser.parse_args(argv)
+    # one thread per notebook, as on one machine (grading.instructor.workers.local), and the checker's modules
+    # imported before the pool forks, so that every process of the pool starts with them
+    os.environ.update(nbgrader_environment({"OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "MPLBACKEND": "Agg"}))
+    os.chdir(REPO)
+    preload()
+    configure(args.broker, args.visibility_timeout)
+    app.worker_main(["worker", f"--concurrency={args.concurrency}", "--pool=prefork", f"--hostname={args.name}",
+                     f"--queues={QUEUE}", "--loglevel=INFO", "--without-gossip", "--without-mingle"])
+
+
+if __name__ == "__main__":
+    main()
