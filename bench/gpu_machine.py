@@ -110,7 +110,9 @@ def installed_from_a_package(module: str) -> bool:
         return True
     try:
         spec = importlib.util.find_spec(module)
-    except (ImportError, ValueError):
+    except ValueError:  # imported here too, without a spec: made at run time
+        return False
+    except ImportError:
         return True
     if spec is None:  # imported in a process, yet nowhere to be found: made at run time
         return False
