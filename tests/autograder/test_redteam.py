@@ -16,8 +16,15 @@ r*: run, and are stopped by the layer their ``layer:`` line names:
     checker - the trusted checker (grading.instructor.checker), where the tests, their oracles
               and the comparisons run and only plain data from the worker arrives.
 c*: controls: honest answers that must keep every point, graded in the same batch.
+
+Other lines a case may have: ``never:`` words that neither the notes nor the feedback may contain (what an
+answer must not be able to show), ``markup:`` text that the feedback page's HTML may not contain as it is
+(a student's markup must show escaped), ``flagged: yes`` (the instructor must be told, points or not), and
+``edit:`` a change to the handed-in file beyond its answer cells: ``crlf`` (Windows line endings) or
+``answer-and-test GRADE_ID NEW_ID`` (that test cell also marked as an answer, with a new grade_id).
 """
 import html
+import json
 import re
 from pathlib import Path
 
@@ -28,7 +35,7 @@ from nbgrader.api import Gradebook
 from grading.instructor.course import REPO, SOLUTIONS
 from grading.instructor.example_class import build_submission, load_students
 from grading.instructor.grade import Limits, grade, summary
-from grading.instructor.checker import _segments, role
+from grading.instructor.verdicts.checker import _segments, role
 
 RED_TEAM = Path(__file__).parent / "redteam"
 CHAPTERS = sorted(p.name for p in RED_TEAM.iterdir() if p.is_dir())
@@ -40,17 +47,47 @@ def _course_files() -> dict[Path, bytes]:
     return {p: p.read_bytes() for p in [REPO / "README.md", *(REPO / "solutions").rglob("*")] if p.is_file()}
 
 
+def _edit(folder: Path, spec: str) -> None:
+    """Change a built submission the way its ``edit:`` line says (see the module's docstring)."""
+    path = next(folder.glob("*.ipynb"))
+    kind, *rest = spec.split()
+    if kind == "crlf":
+        notebook = nbformat.read(path, as_version=4)
+        for cell in notebook.cells:
+            cell.source = cell.source.replace("\n", "\r\n")
+        path.write_text(json.dumps(notebook, indent=1), newline="\r\n")  # and the file's own lines
+    elif kind == "answer-and-test":
+        notebook = nbformat.read(path, as_version=4)
+        for cell in notebook.cells:
+            if cell.metadata.get("nbgrader", {}).get("grade_id") == rest[0]:
+                cell.metadata["nbgrader"].update(solution=True, grade_id=" ".join(rest[1:]))
+        nbformat.write(notebook, path)
+
+
+class _Graded(dict):
+    """Each chapter's red team, graded as one class the first time a test asks for it."""
+
+    def __init__(self, tmp_path_factory):
+        super().__init__()
+        self.tmp_path_factory = tmp_path_factory
+
+    def __missing__(self, chapter: str):
+        workdir = self.tmp_path_factory.mktemp(f"redteam-{chapter}")
+        for student in load_students(chapter, RED_TEAM):
+            folder = build_submission(student, chapter, workdir / "incoming")
+            if "edit" in student.fields:
+                _edit(folder, student.fields["edit"])
+        outcomes = grade(chapter, workdir / "incoming", workdir, jobs=2, limits=Limits(cell_s=10), progress=False)
+        self[chapter] = (workdir, {o.submission.student: o for o in outcomes})
+        return self[chapter]
+
+    def items(self):
+        return [(chapter, self[chapter]) for chapter in CHAPTERS]
+
+
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory):
-    before = _course_files()
-    results = {}
-    for chapter in CHAPTERS:
-        workdir = tmp_path_factory.mktemp(f"redteam-{chapter}")
-        for student in load_students(chapter, RED_TEAM):
-            build_submission(student, chapter, workdir / "incoming")
-        outcomes = grade(chapter, workdir / "incoming", workdir, jobs=2, limits=Limits(cell_s=10), progress=False)
-        results[chapter] = (workdir, {o.submission.student: o for o in outcomes})
-    return results, before
+    return _Graded(tmp_path_factory), _course_files()
 
 
 def test_the_red_team_is_at_least_thirty_strong():
@@ -112,6 +149,14 @@ def test_each_submission_gets_exactly_the_grade_and_message_it_deserves(graded, 
     says = student.fields.get("says")
     if says:
         assert says in notes or says in feedback, f"neither the notes nor the feedback say {says!r}: {notes!r}"
+    never = student.fields.get("never")
+    if never:
+        assert never not in notes and never not in feedback, f"the notes or the feedback say {never!r}"
+    markup = student.fields.get("markup")
+    if markup:
+        assert markup not in page.read_text(), f"the feedback page shows the student's {markup!r} as markup"
+    if student.fields.get("flagged") == "yes":
+        assert outcome.submission.flagged, f"{student.student_id} was not flagged: {notes!r}"
     if student.student_id.startswith("c") and "says" not in student.fields:
         # the solution's own answers are near-copies of the reference by construction: a note, not an attack
         attacks = [n for n in outcome.submission.notes if "near-copy of the reference" not in n]

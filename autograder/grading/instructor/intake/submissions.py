@@ -364,7 +364,8 @@ def _restore_locked_cells(notebook, release, submission: Submission) -> nbformat
     """
     own = {c.metadata["nbgrader"]["grade_id"]: c for c in notebook.cells if "grade_id" in c.metadata.get("nbgrader", {})}
     released = {c.metadata["nbgrader"]["grade_id"]: c for c in release.cells if "grade_id" in c.metadata.get("nbgrader", {})}
-    changed = [gid for gid in own if gid in released and _is_locked(release, gid) and own[gid].source != released[gid].source]
+    changed = [gid for gid in own if gid in released and _is_locked(release, gid)
+               and own[gid].source.replace("\r\n", "\n") != released[gid].source]  # Windows line ends are no edit
     if changed:
         submission.notes.append(f"read-only or test cells differ from the current release (edited, or an older release): "
                                 f"{', '.join(changed)}; the grader runs the current ones")

@@ -86,12 +86,149 @@ def _profiled_thread_starts() -> None:
         def run(*a, **k):
             with _switching:
                 sys.setprofile(hook)
+            _enter_trap()  # torch's function modes are per thread
             return function(*a, **k)
 
         return start(run, args, kwargs or {})
 
     _thread.start_new_thread = start_new_thread
     threading._start_new_thread = start_new_thread  # the name threading.Thread.start uses
+
+
+
+
+def _capped() -> None:
+    """The kernel's caps on this worker, set before any answer runs, which it cannot raise again: no core files,
+    files of at most GRADING_FILE_BYTES (a write past it fails with EFBIG instead of killing the worker), at most
+    GRADING_CPU_HARD_S seconds of CPU time in all (loading included), and no new process (a seccomp filter:
+    threads only)."""
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    file_bytes = int(os.environ.get("GRADING_FILE_BYTES", "0") or 0) or resource.RLIM_INFINITY
+    resource.setrlimit(resource.RLIMIT_FSIZE, (file_bytes, file_bytes))
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    cpu_s = int(os.environ.get("GRADING_CPU_HARD_S", "0") or 0)
+    if cpu_s > 0:
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu_s, cpu_s + 1))
+    _no_new_processes()
+
+
+def _no_new_processes() -> None:
+    """A seccomp filter: fork, vfork and clone without CLONE_THREAD raise SIGSYS, which ends the worker (the
+    checker says why), and clone3 fails with ENOSYS (so that the C library falls back to clone, which the filter
+    can read). Threads still start; processes never do, however an answer reaches the system call (ctypes, a
+    library). Linux x86-64 and arm64."""
+    import ctypes
+    import platform
+
+    numbers = {"x86_64": (0xC000003E, 56, (57, 58)), "aarch64": (0xC00000B7, 220, ())}.get(platform.machine())
+    if numbers is None:
+        return
+    arch, clone, forks = numbers
+    allow, trap, enosys = 0x7FFF0000, 0x00030000, 0x00050000 | 38  # trap: SIGSYS ends the worker
+    program = [(0x20, 0, 0, 4), (0x15, 1, 0, arch), (0x06, 0, 0, allow), (0x20, 0, 0, 0),  # arch; else allow
+               (0x35, 0, 1, 0x40000000), (0x06, 0, 0, trap),  # x86-64's x32 numbers: none is needed
+               (0x15, 0, 1, 435), (0x06, 0, 0, enosys)]  # clone3
+    for number in forks:
+        program += [(0x15, 0, 1, number), (0x06, 0, 0, trap)]
+    program += [(0x15, 1, 0, clone), (0x06, 0, 0, allow),  # anything but clone
+                (0x20, 0, 0, 16), (0x45, 1, 0, 0x00010000), (0x06, 0, 0, trap), (0x06, 0, 0, allow)]  # CLONE_THREAD
+
+    class Filter(ctypes.Structure):
+        _fields_ = [("code", ctypes.c_ushort), ("jt", ctypes.c_ubyte), ("jf", ctypes.c_ubyte), ("k", ctypes.c_uint)]
+
+    class Program(ctypes.Structure):
+        _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.POINTER(Filter))]
+
+    filters = (Filter * len(program))(*[Filter(*f) for f in program])
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl.argtypes = [ctypes.c_int, ctypes.c_ulong, ctypes.c_void_p, ctypes.c_ulong, ctypes.c_ulong]
+    if libc.prctl(38, 1, None, 0, 0) != 0 or libc.prctl(22, 2, ctypes.byref(Program(len(program), filters)), 0, 0):
+        raise OSError(ctypes.get_errno(), "the answer worker could not install its seccomp filter")
+
+
+def _cpu_budget():
+    """Start the CPU-time limit of one test cell (RLIMIT_CPU: SIGXCPU ends the worker past it), once, at the
+    cell's first call; the functions are taken now, before any answer could replace them."""
+    setrlimit, getrusage, started = resource.setrlimit, resource.getrusage, []
+
+    def start(seconds: float) -> None:
+        if started or seconds <= 0:
+            return
+        started.append(True)
+        used = getrusage(resource.RUSAGE_SELF)
+        limit = int(used.ru_utime + used.ru_stime + seconds) + 1
+        hard = resource.getrlimit(resource.RLIMIT_CPU)[1]
+        try:
+            setrlimit(resource.RLIMIT_CPU, (limit if hard < 0 else min(limit, hard), hard))
+        except (ValueError, OSError):  # an answer lowered the hard limit while loading: that one applies
+            pass
+
+    return start
+
+
+_start_cpu_budget = _cpu_budget()
+
+
+def _forbidden_trap():
+    """A TorchFunctionMode that sees every call of a torch function, whatever route reached it (a C caller
+    such as map() or functools.partial, any Python thread, torch.ops.aten, torch._VF, a module's forward), and
+    fails the ones forbidden to the graded function now running: the first line against forbidden calls (the
+    profile watcher, grading.student.watch, is the second). Its state lives in this closure. An answer that
+    switches torch's function modes off on purpose (torch._C.DisableTorchFunction) passes it: what it then calls
+    from Python the watcher still sees, and the sandbox bounds the rest."""
+    from torch.overrides import TorchFunctionMode
+
+    state = {"by_id": {}, "by_op": {}, "caught": []}
+
+    class Trap(TorchFunctionMode):
+        def __torch_function__(self, func, types, args=(), kwargs=None):
+            name = state["by_id"].get(id(func))
+            if name is None and isinstance(func, (torch._ops.OpOverload, torch._ops.OpOverloadPacket)):
+                packet = func.overloadpacket if isinstance(func, torch._ops.OpOverload) else func
+                name = state["by_op"].get(packet.__name__.lstrip("_"))
+            if name is not None:
+                state["caught"].append(name)
+                raise Blocked(f"{name} is not allowed in this exercise")
+            return func(*args, **(kwargs or {}))
+
+    trap = Trap()
+
+    def arm(watcher: "CallWatcher | None") -> list[str]:
+        """Forbid what ``watcher`` forbids (None: nothing) from now on; the forbidden calls caught so far."""
+        caught, state["caught"] = state["caught"], []
+        state["by_id"], state["by_op"] = {}, {}
+        if watcher is not None:
+            targets = [(_resolve_quietly(d), d) for d in (*watcher.builtins.values(), *watcher.methods.values())]
+            targets += [(f, d) for f, d in _python_functions(watcher.codes)]
+            state["by_id"] = {id(t): d for t, d in targets if t is not None}
+            state["by_op"] = {d.rpartition(".")[2].lstrip("_"): d for _, d in targets}
+        return caught
+
+    def enter() -> None:
+        trap.__enter__()
+
+    return arm, enter, lambda: bool(state["caught"])
+
+
+def _resolve_quietly(dotted: str):
+    owner, _, name = dotted.rpartition(".")
+    target = torch.Tensor if owner == "torch.Tensor" else None
+    if target is None:
+        import importlib
+
+        try:
+            target = importlib.import_module(owner)
+        except ImportError:
+            return None
+    return getattr(target, name, None)
+
+
+def _python_functions(codes: dict) -> list:
+    """The Python functions (torch.nn.functional's, say) whose code objects a watcher forbids."""
+    return [(_resolve_quietly(d), d) for d in set(codes.values()) if not d.split(".")[-1][:1].isupper()]
+
+
+_arm_trap, _enter_trap, _trap_caught = _forbidden_trap()
 
 
 class AnswerPeer(Peer):
@@ -101,6 +238,7 @@ class AnswerPeer(Peer):
         self.watchers: dict[str | None, CallWatcher] = {}  # per graded function, and for any other
         self.sources: dict[str, str] = {}  # each loaded chunk's code, by label: the line an error names
         self.handlers["load"] = self._load
+        self.cpu_s = 0.0  # CPU seconds for the test cell this worker serves (0: no limit of the cell's own)
 
     def _load(self, message: dict, buffers: list, out: list) -> dict:
         if not self.watchers:  # resolved before any answer runs, so that an answer cannot hide what they look for
@@ -109,6 +247,8 @@ class AnswerPeer(Peer):
                              for name, f in message["forbidden"].items()}
             self.watchers[None] = CallWatcher((), reference, threads=False)
         _PRIVATE_PACKAGES.update(message["private_packages"])
+        self.cpu_s = float(message.get("cpu_s", 0))
+        before = _library_snapshot()
         failed = []
         for label, source, kind in message["chunks"]:
             self.sources[label] = source
@@ -119,7 +259,9 @@ class AnswerPeer(Peer):
                 if kind != "given":  # a demo's definitions may need the course's packages, which are not here
                     failed.append([label, f"{type(error).__name__}: {_text(error)}"])
         names = [name for name, value in self.namespace.items() if callable(value) and not name.startswith("__")]
-        return {"names": names, "failed": failed}
+        after = _library_snapshot()  # what an answer added (``import torch.distributions``, say) is no patch
+        changed = sorted(name for name, value in before.items() if after.get(name) != value)
+        return {"names": names, "failed": failed, "tampered": changed[:20]}
 
     def resolve(self, message: dict):
         handle = message["handle"]
@@ -131,20 +273,30 @@ class AnswerPeer(Peer):
         template = self.watchers.get(handle, self.watchers[None])
 
         def watched(*args, **kwargs):
+            _start_cpu_budget(self.cpu_s)
             watcher = template.fresh()
             with _quiet(), warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 with _switching:
                     watcher.__enter__()
+                _arm_trap(template)
                 try:
                     result = function(*args, **kwargs)
+                except Blocked:
+                    if not _trap_caught():
+                        raise
+                    result = None  # a forbidden call the trap stopped: reported below
                 except Exception as error:  # noqa: BLE001 - the same error, which names the answer's line
-                    raise _at_your_line(error, self.sources) from None
+                    if not _trap_caught():
+                        raise _at_your_line(error, self.sources) from None
+                    result = None
                 finally:
+                    caught = _arm_trap(None)
                     with _switching:
                         watcher.__exit__()
-            if watcher.used:
-                raise Forbidden(", ".join(watcher.used))
+            used = [*watcher.used, *(name for name in caught if name not in watcher.used)]
+            if used:
+                raise Forbidden(", ".join(used))
             return result
 
         return watched
@@ -166,6 +318,21 @@ def _at_your_line(error: Exception, sources: dict[str, str]) -> Exception:
     line = lines[number - 1].strip() if 0 < number <= len(lines) else ""
     located = type(type(error).__name__, (Exception,), {})  # named as the error: the checker reads the name
     return located(f"{_text(error)}\n  at your line, in {function} (cell {label}): {line}")
+
+
+_WATCHED_LIBRARIES = ("torch", "torch.nn", "torch.nn.functional", "torch.Tensor", "torch.autograd", "math", "builtins")
+
+
+def _library_snapshot() -> dict[str, int]:
+    """What the libraries the tests use hold, by identity: an answer that patches one is tampering, and the
+    instructor is told (it earns nothing here: the checker's own libraries are untouched)."""
+    snapshot = {}
+    for home in _WATCHED_LIBRARIES:
+        owner = torch.Tensor if home == "torch.Tensor" else sys.modules.get(home)
+        for name, value in list(vars(owner).items() if owner is not None else ()):
+            if not name.startswith("__"):
+                snapshot[f"{home}.{name}"] = id(value)
+    return snapshot
 
 
 class Forbidden(Exception):
@@ -202,6 +369,8 @@ def main() -> None:
     if megabytes > 0 and not torch.cuda.is_available():  # CUDA reserves more address space than it uses
         resource.setrlimit(resource.RLIMIT_AS, (megabytes * 2**20,) * 2)
     torch.set_num_threads(1)
+    _capped()
+    _enter_trap()
     _profiled_thread_starts()
     sys.addaudithook(_audit)
     peer = AnswerPeer(reader, writer)
@@ -230,7 +399,7 @@ def serve_forks(control: socket.socket, contained: bool) -> None:
     with its pid; ``end`` ends it. Before a new worker starts, everything the last one left behind is
     killed: in the sandbox's own PID namespace (``contained``) that is every process but this one."""
     _not_dumpable()
-    child = None
+    child, ended = None, None
     while True:
         try:
             packet, fds, _, _ = socket.recv_fds(control, 65536, 2)
@@ -240,13 +409,15 @@ def serve_forks(control: socket.socket, contained: bool) -> None:
             return
         request = json.loads(packet)
         if child is not None:
-            _end(child, contained)
+            ended = _end(child, contained)
             child = None
         if request["op"] == "fork":
             child = os.fork()
             if child == 0:
                 control.close()
                 os.setsid()
+                if contained:
+                    _own_ipc_namespace()
                 os.dup2(fds[0], 0)
                 os.dup2(fds[1], 1)
                 for fd in fds:
@@ -258,12 +429,29 @@ def serve_forks(control: socket.socket, contained: bool) -> None:
                     os._exit(0)
             for fd in fds:
                 os.close(fd)
-        control.send(json.dumps({"pid": child}).encode())
+        control.send(json.dumps({"pid": child, "signal": ended}).encode())
+        ended = None
 
 
-def _end(child: int, contained: bool) -> None:
+def _own_ipc_namespace() -> None:
+    """A fresh IPC namespace (System V shared memory, semaphores, message queues) for this worker alone, in a user
+    namespace of its own (which it needs to have one; its user id inside stays the sandbox's): nothing the last
+    student's worker left there can be read by this one, and nothing this one leaves outlives it."""
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.unshare(0x10000000 | 0x08000000) != 0:  # CLONE_NEWUSER | CLONE_NEWIPC
+        raise OSError(ctypes.get_errno(), "the answer worker could not get an IPC namespace of its own")
+    uid, gid = os.getuid(), os.getgid()
+    for name, text in (("setgroups", "deny"), ("uid_map", f"{uid} {uid} 1"), ("gid_map", f"{gid} {gid} 1")):
+        with open(f"/proc/self/{name}", "w") as table:
+            table.write(text)
+
+
+def _end(child: int, contained: bool) -> int | None:
     """Kill the last worker (in the sandbox: every process but this one and its init) and, in the sandbox, empty
-    /tmp, where it may have left files; the zygote stops (and is replaced) if anything is left."""
+    /tmp, where it may have left files; the zygote stops (and is replaced) if anything is left. The signal that
+    ended the worker, if one did before it was killed (SIGXCPU: its CPU time ran out), else SIGKILL or None."""
     try:
         if contained:
             os.kill(-1, signal.SIGKILL)
@@ -271,12 +459,15 @@ def _end(child: int, contained: bool) -> None:
             os.killpg(child, signal.SIGKILL)
     except ProcessLookupError:
         pass
+    signalled = None
     try:
-        os.waitpid(child, 0)
+        _, status = os.waitpid(child, 0)
+        signalled = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
     except ChildProcessError:
         pass
     if contained:
         _clear("/tmp", _mount_points())
+    return signalled
 
 
 def _mount_points() -> set[str]:

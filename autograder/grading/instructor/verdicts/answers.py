@@ -9,6 +9,7 @@ gradients through it, grading.instructor.verdicts.wire).
 import os
 import select
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -17,11 +18,11 @@ from typing import Any
 
 import torch
 
-from grading.student.checks import forbidden_failure
-from grading.instructor.verdicts.sandbox import bubblewrap, sandboxed
-from grading.instructor.verdicts.wire import Peer, PipeClosed, RemoteError
+from grading.student.checks import ExerciseFailure, forbidden_failure
+from grading.instructor.verdicts.sandbox import FILE_BYTES, TMP_BYTES, bubblewrap, sandboxed
+from grading.instructor.verdicts.wire import ChangedInPlace, Peer, PipeClosed, RemoteError
 from grading.instructor.processes import kill_group
-from grading.instructor.verdicts.zygote import SHARED, WORKER_ENV, ForkedWorker, worker_folder
+from grading.instructor.verdicts.zygote import SANDBOX_ENV, SHARED, WORKER_ENV, ForkedWorker, worker_folder
 
 
 
@@ -29,7 +30,11 @@ MAX_RESTARTS = 50  # after a time-out or a crash the worker reloads the answers 
 
 
 class AnswerTimeout(TimeoutError):
-    """The student's code ran past the time left for this test."""
+    """The student's code ran past this test's CPU time (``cpu``), or past the wall-clock backstop."""
+
+    def __init__(self, message: str, cpu: bool = False):
+        super().__init__(message)
+        self.cpu = cpu
 
 
 class AnswerError(Exception):
@@ -52,11 +57,15 @@ class Answers:
     """The sandboxed worker holding one student's answer cells."""
 
     def __init__(self, chunks: list[tuple[str, str, str]], forbidden: dict[str, tuple[str, ...]], reference_package: str,
-                 private_packages: list[str], memory_mb: int = 0, load_timeout: float = 120):
+                 private_packages: list[str], memory_mb: int = 0, load_timeout: float = 120, cpu_s: float = 0):
         self.chunks = [list(c) for c in chunks]
         self.settings = {"forbidden": {k: list(v) for k, v in forbidden.items()},
-                         "reference_package": reference_package, "private_packages": private_packages}
+                         "reference_package": reference_package, "private_packages": private_packages,
+                         "cpu_s": cpu_s}  # CPU seconds for one test cell (the worker's own RLIMIT_CPU)
         self.memory_mb, self.load_timeout = memory_mb, load_timeout
+        # a worker's CPU time in all, loading included: the kernel's backstop when the cell's own limit was undone
+        self.cpu_hard_s = int(load_timeout + 2 * cpu_s) if cpu_s else 0
+        self.tampered: set[str] = set()  # library functions an answer replaced in its own worker
         self.folder: Path | None = None  # the worker's program, copied only if it is started on its own
         self.process: subprocess.Popen | None = None
         self.peer: Peer | None = None
@@ -65,6 +74,7 @@ class Answers:
         self.failures: dict[str, str] = {}  # answer chunks that raised while loading, and why
         self.skipped: set[str] = set()  # chunks that stopped or hung the worker: never loaded again
         self.restarts = 0
+        self.used = False  # True once a test cell called an answer in the current worker
         self.callable = True  # False while the checker prepares: the notebook's examples do not run answers
 
     @property
@@ -78,14 +88,15 @@ class Answers:
     def _wait(self) -> None:
         """Before each read from the worker: give up (and kill it) once the deadline has passed."""
         remaining = self.deadline - time.monotonic()
-        ready, _, _ = select.select([self.process.stdout], [], [], max(0.0, remaining))
+        ready, _, _ = select.select([self.process.stdout], [], [], max(0.0, remaining) if remaining < 1e9 else None)
         if not ready:
             self.close()
-            raise AnswerTimeout("no answer before the time limit")
+            raise AnswerTimeout("no answer before the wall-clock limit")
 
     def _spawn(self) -> None:
         """A fresh worker: forked by the grading worker's zygote (grading.instructor.verdicts.zygote), or started on its own."""
-        limit = {"GRADING_MEMORY_LIMIT_MB": str(self.memory_mb)}
+        limit = {"GRADING_MEMORY_LIMIT_MB": str(self.memory_mb), "GRADING_CPU_HARD_S": str(self.cpu_hard_s),
+                 "GRADING_FILE_BYTES": str(FILE_BYTES)}
         self.process = SHARED.fork_worker(limit)
         if self.process is None:
             self.folder = self.folder or worker_folder("answer-worker-")
@@ -93,14 +104,16 @@ class Answers:
             argv = sandboxed([sys.executable, "-I", str(self.folder / "answer_worker.py")], [self.folder], env)
             self.process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                             stderr=subprocess.DEVNULL, bufsize=0, start_new_session=True,
-                                            env={"PATH": os.environ.get("PATH", ""), **env})  # nothing of the checker's
-        self.peer = Peer(self.process.stdout, self.process.stdin, on_wait=self._wait)
+                                            env={**SANDBOX_ENV, **env})  # nothing of the checker's
+        # the answers' in-place changes to their arguments are not made here: the tests' oracles read them
+        self.peer = Peer(self.process.stdout, self.process.stdin, on_wait=self._wait, mirrors_changes=False)
 
     def _load(self, chunks: list[list]) -> None:
         self.deadline = time.monotonic() + self.load_timeout
         reply, _ = self.peer.request("load", {"chunks": chunks, **self.settings})
         self.names = set(reply["names"])
         self.failures.update(dict(reply["failed"]))
+        self.tampered.update(reply.get("tampered", []))
 
     def start(self) -> None:
         """Start the worker and load the chunks one by one; one that hangs or stops it is left out, the rest load.
@@ -108,6 +121,13 @@ class Answers:
         Chunks are (label, source, role): ``answer``, ``locked`` (the instructor's read-only cells, which
         must load: SetupFailed otherwise) or ``given`` (definitions from the student's other cells).
         """
+        deadline = self.deadline  # loading has its own limit; the test cell's comes back after it
+        try:
+            self._start()
+        finally:
+            self.deadline = deadline
+
+    def _start(self) -> None:
         self._spawn()
         loaded: list[list] = []
         for chunk in self.chunks:
@@ -132,11 +152,21 @@ class Answers:
                 self.close()
                 raise SetupFailed(f"the {label} cell raised in the answer worker: {self.failures[label]}")
 
+    def new_cell(self) -> None:
+        """Before a test cell: the worker that served the last one goes, with every thread, file, module change and
+        record of inputs its answers left; the cell's first call starts a fresh one (a fork, loading the answers
+        again), whose CPU-time limit is the cell's."""
+        if self.used:
+            self.close()
+            self.used = False
+
     def call(self, name: str, args: tuple, kwargs: dict) -> Any:
-        """``name(*args, **kwargs)`` in the worker; restarts it first if an earlier call killed it."""
+        """``name(*args, **kwargs)`` in the worker; starts it first for a new test cell, or after a crash."""
         if not self.callable:
             raise AnswerError("NotCalled", f"{name} is not run outside the tests")
-        if self.process is None or self.process.poll() is not None:
+        if self.process is None and not self.used:  # a new test cell's worker, not a restart
+            self.start()
+        elif self.process is None or self.process.poll() is not None:
             if self.restarts >= MAX_RESTARTS:
                 raise AnswerCrashed(f"your answers were stopped {self.restarts} times (time-outs or crashes), so the "
                                     "remaining tests did not run them again")
@@ -145,19 +175,30 @@ class Answers:
         if name not in self.names:
             failed = "; ".join(f"{label}: {why}" for label, why in self.failures.items())
             raise AnswerError("NameError", f"{name} is not defined in the notebook" + (f" ({failed})" if failed else ""))
+        self.used = True
         try:
             return self.peer.call(name, args, kwargs)
         except PipeClosed as error:
-            self.close()
+            ended = self.close()
+            if ended == signal.SIGXCPU:
+                raise AnswerTimeout("the CPU time limit", cpu=True) from error
+            if ended == signal.SIGSYS:
+                raise AnswerCrashed("your code tried to start another process, which answers may not do while "
+                                    "they are graded (the grader stopped it there)") from error
             raise AnswerCrashed("Python stopped while running your code (a crash, os._exit() or exhausted "
                                 "memory)") from error
 
-    def close(self) -> None:
+    def close(self) -> int | None:
+        """Stop the worker: the signal that had ended it on its own, if any (SIGXCPU: its CPU time ran out)."""
         if isinstance(self.process, ForkedWorker):
             self.process.end()
+            ended = self.process.signal
         else:
+            code = self.process.poll() if self.process is not None else None
+            ended = -code if code is not None and code < 0 else None
             kill_group(self.process)
         self.process = None
+        return ended
 
     def __enter__(self) -> "Answers":
         try:
@@ -192,6 +233,14 @@ def _shown(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
+def _cap_note(message: str) -> str:
+    """What the sandbox's caps on files say when an answer ran into them (errno 27 EFBIG, 28 ENOSPC)."""
+    if "[Errno 27]" in message or "[Errno 28]" in message:
+        return (f" (while it is graded, an answer may write files of at most {FILE_BYTES // 2**20} MB, and "
+                f"{TMP_BYTES // 2**20} MB in all in /tmp)")
+    return ""
+
+
 class RemoteFunction:
     """A student's graded function, evaluated in the worker; ``grading.student.checks.call`` recognises it."""
 
@@ -213,8 +262,13 @@ class RemoteFunction:
                 raise NotImplementedError(str(error)) from None
             if error.kind == "Forbidden":
                 raise forbidden_failure(self.__name__, str(error)) from None
-            raise AnswerError(error.kind, f"{error}\n  in the call {self.__name__}({self._described(args, kwargs)})") \
-                from None
+            raise AnswerError(error.kind, f"{error}{_cap_note(str(error))}\n  in the call "
+                                          f"{self.__name__}({self._described(args, kwargs)})") from None
+        except ChangedInPlace as error:
+            raise ExerciseFailure(f"{self.__name__} {error}: a graded function must leave the tensors and lists it "
+                                  "is given as they were (the tests compute what they expect from them).",
+                                  "work on new tensors (x = x + 1, torch.cat, .clone()) instead of changing the "
+                                  "inputs (x += 1, x[i] = ..., .add_(), .append())") from None
 
     def _described(self, args: tuple, kwargs: dict) -> str:
         """The call's arguments as a student can check them: a tensor's dtype and shape, a short value otherwise."""

@@ -36,6 +36,9 @@ LOAD_TIME_LIMIT = 60  # seconds at least for the worker to start and load the an
 SETUP_FAILED = 3  # the exit status when the instructor's setup failed: no verdicts, and nobody's fault
 PRIVATE_PACKAGES = ["grading", "seqmodels"]  # never importable by answers (the sandbox does not show them)
 _SEEDING = ("manual_seed", "seed")  # calls whose seed a hidden test's inputs come from
+_SEEDED = ("Random", "RandomState", "default_rng")  # constructors taking a seed: random's, NumPy's
+WALL_FACTOR, WALL_EXTRA_S = 4, 30  # the wall-clock backstop of a cell: 4 times its CPU time, plus 30 s
+RERUN_LOCK = "grading-rerun.lock"  # in the temporary folder: the re-runs of timed-out cells take turns
 _DEFINITIONS = (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 _GIVEN_STATEMENTS = (*_DEFINITIONS, ast.Assign, ast.AnnAssign, ast.AugAssign)
 _NO_GRADIENT = "does not require grad and does not have a grad_fn"  # backward() on a tensor outside autograd
@@ -140,11 +143,13 @@ def _segments(source: str) -> list[tuple[bool, str]]:
 
 
 class _Salted(ast.NodeTransformer):
-    """``gen.manual_seed(s)`` -> ``gen.manual_seed(__salted__(s))``: hidden inputs the worker cannot predict."""
+    """``gen.manual_seed(s)`` -> ``gen.manual_seed(__salted__(s))``, and so ``random.Random(s)``,
+    ``np.random.RandomState(s)``, ``np.random.default_rng(s)``: hidden inputs the worker cannot predict."""
 
     def visit_Call(self, node: ast.Call) -> ast.Call:
         self.generic_visit(node)
-        if isinstance(node.func, ast.Attribute) and node.func.attr in _SEEDING and node.args:
+        name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", None)
+        if (name in _SEEDING and isinstance(node.func, ast.Attribute) or name in _SEEDED) and node.args:
             node.args[0] = ast.Call(ast.Name("__salted__", ast.Load()), [node.args[0]], [])
         return node
 
@@ -218,13 +223,29 @@ class Checker:
             sys.modules["matplotlib.pyplot"].close("all")
 
     def verdict(self, source: str, label: str) -> Verdict:
+        """The cell's verdict, in a fresh answer worker; a cell that timed out is run once more, alone (one re-run
+        at a time on this machine), and only a second time-out costs its points."""
         try:
             pieces = [(hidden, _compile(code, hidden, label)) for hidden, code in _segments(source)]
         except SyntaxError:  # markers inside a block: run it whole, and say nothing about what failed
             pieces = [(True, _compile(source, True, label))]
-        from grading.instructor.verdicts.answers import SetupFailed
+        verdict, timed_out = self._verdict(pieces)
+        if timed_out:
+            import fcntl
+            import tempfile
 
-        deadline, shown = time.monotonic() + self.cell_s, ""
+            with open(Path(tempfile.gettempdir()) / RERUN_LOCK, "a") as lock:
+                fcntl.flock(lock, fcntl.LOCK_EX)
+                verdict, _ = self._verdict(pieces)
+        return verdict
+
+    def _verdict(self, pieces: list) -> tuple[Verdict, bool]:
+        """(the verdict, whether the answers ran out of time); the cell's CPU time is the worker's to count, and
+        the wall clock is only a backstop (WALL_FACTOR times as long, plus WALL_EXTRA_S)."""
+        from grading.instructor.verdicts.answers import AnswerTimeout, SetupFailed
+
+        self.answers.new_cell()
+        deadline, shown = time.monotonic() + WALL_FACTOR * self.cell_s + WALL_EXTRA_S, ""
         for hidden, code in pieces:
             try:
                 self._run(code, max(0.0, deadline - time.monotonic()))
@@ -232,17 +253,19 @@ class Checker:
                 raise
             except BaseException as error:  # noqa: BLE001 - every other failure is a verdict
                 printed = self.output.take()
-                return self._failure(error, hidden, shown + ("" if hidden else printed))
+                return self._failure(error, hidden, shown + ("" if hidden else printed)), isinstance(error, AnswerTimeout)
             printed = self.output.take()
             shown += "" if hidden else printed  # what hidden tests print stays here
-        return Verdict(True, shown)
+        return Verdict(True, shown), False
 
     def _failure(self, error: BaseException, hidden: bool, shown: str) -> Verdict:
         from grading.instructor.verdicts.answers import AnswerCrashed, AnswerError, AnswerTimeout
 
         if isinstance(error, AnswerTimeout):
-            return Verdict(False, shown, "TimeoutError", f"your code ran longer than this test's limit of "
-                                                         f"{self.cell_s:g} s (an endless loop?)")
+            limit = (f"{self.cell_s:g} s of CPU time" if error.cpu else
+                     f"{WALL_FACTOR * self.cell_s + WALL_EXTRA_S:g} s of waiting (a sleep or a blocked call?)")
+            return Verdict(False, shown, "TimeoutError", f"your code ran longer than this test's limit of {limit}, "
+                                                         "twice, the second time alone (an endless loop?)")
         if isinstance(error, AnswerCrashed):
             return Verdict(False, shown, "AnswerCrashed", str(error))
         if _NO_GRADIENT in _text(error):  # PyTorch's words for it say nothing of the answer
@@ -294,6 +317,7 @@ def check(chapter: str, notebook: nbformat.NotebookNode, cell_s: float = 120, me
           salt: int = 0, load_s: float = LOAD_TIME_LIMIT) -> dict:
     """Verdicts of every test cell of ``chapter`` for the student's ``notebook``, and how the answers loaded."""
     from grading.instructor.verdicts.answers import Answers
+    from grading.instructor.verdicts.zygote import SHARED
     from grading.instructor.course import SOLUTIONS
     from grading.student import checks
     from grading.student.rules import FORBIDDEN, REFERENCE_PACKAGE
@@ -303,11 +327,13 @@ def check(chapter: str, notebook: nbformat.NotebookNode, cell_s: float = 120, me
     os.environ["NBGRADER_EXECUTION"] = "checker"  # the notebook's slow demos stay off
     try:
         # loading imports torch before any answer runs: a short per-cell limit must not starve it
+        if hasattr(os, "fork"):
+            SHARED.prepare()  # every test cell's worker is a fork of the zygote (a no-op where it is ready)
         with Answers(answer_program(notebook, solution), FORBIDDEN, REFERENCE_PACKAGE, PRIVATE_PACKAGES, memory_mb,
-                     load_timeout=max(load_s, cell_s)) as answers:
+                     load_timeout=max(load_s, cell_s), cpu_s=cell_s) as answers:
             verdicts = Checker(solution, answers, cell_s, salt).run()
             return {"verdicts": {k: asdict(v) for k, v in verdicts.items()}, "load_failures": answers.failed,
-                    "sandboxed": answers.sandboxed}
+                    "sandboxed": answers.sandboxed, "tampered": sorted(answers.tampered)}
     finally:  # as it was, for a caller in the same process (the tests)
         if before[0] is None:
             os.environ.pop("NBGRADER_EXECUTION", None)

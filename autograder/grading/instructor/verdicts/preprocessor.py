@@ -9,8 +9,10 @@ them, and its feedback shows the messages. The outputs the student handed in are
 the feedback shows only what grading computed. A first markdown cell, the grading report,
 says how the answers loaded and whether anything was blocked.
 """
+import html
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -47,6 +49,9 @@ class TrustedVerdicts(NbGraderPreprocessor):
     cell_timeout = Integer(120, help="Seconds the answers may run for one test cell").tag(config=True)
     memory_limit_mb = Integer(0, help="Address space of the answer worker in MB (0: no cap)").tag(config=True)
     salt = Integer(0, help="Secret mixed into the hidden tests' seeds").tag(config=True)
+    setup_failure_marker = Unicode("", help="A secret the grading command draws for each notebook: the error of a "
+                                   "failed setup begins with it, so that no text of a student's (a grade_id in "
+                                   "nbgrader's log, say) can pass for one").tag(config=True)
     verdicts_file = Unicode("", help="The checker's result for this notebook, computed by a grading worker on "
                             "another machine (grading.instructor.workers.queue): recorded instead of checking "
                             "here").tag(config=True)
@@ -71,6 +76,8 @@ class TrustedVerdicts(NbGraderPreprocessor):
                 cell.outputs.append(error_output(verdict["ename"], verdict["evalue"]))
                 if any(kind in verdict["evalue"] for kind in TAMPERING_KINDS) or verdict["ename"] == "Forbidden":
                     notes.append(f"{cell.metadata['nbgrader']['grade_id']}: {verdict['evalue'].splitlines()[0]}")
+        if result.get("tampered"):  # earns nothing (the checker's libraries are its own), but the instructor is told
+            notes.append("tampering: the answers replaced " + ", ".join(result["tampered"]) + " in their own worker")
         if not result["sandboxed"]:
             notes.append("graded without the OS sandbox (bubblewrap is not available)")
         nb.cells.insert(0, _report_cell(notes))
@@ -87,7 +94,7 @@ class TrustedVerdicts(NbGraderPreprocessor):
                     "--memory-limit", str(self.memory_limit_mb)]
             returncode, stderr = run_checker(argv, {"GRADING_SALT": str(self.salt)}, Path(folder) / "checker.log")
             if returncode == SETUP_FAILED:  # the harness stops the whole run on these words
-                raise RuntimeError(f"{SETUP_FAILURE}{stderr.strip()[-3000:]}")
+                raise RuntimeError(f"{self.setup_failure_marker} {SETUP_FAILURE}{stderr.strip()[-3000:]}")
             if returncode != 0 or not out.is_file():
                 raise RuntimeError(f"the trusted checker failed:\n{stderr[-3000:]}")
             return json.loads(out.read_text())
@@ -129,10 +136,17 @@ def run_checker(argv: list[str], env: dict[str, str], log: Path) -> tuple[int, s
     return os.waitstatus_to_exitcode(status), log.read_text() if log.is_file() else ""
 
 
+def as_markdown_text(text: str) -> str:
+    """``text`` (a student's error message, say) as a markdown cell shows it, on the feedback page too: as
+    plain text on one line, never as HTML, a link, an image or a heading (markdown passes HTML through)."""
+    one_line = " ".join(html.escape(text).split())
+    return re.sub(r"([\\`*_{}\[\]()#+\-.!|~>])", r"\\\1", one_line)
+
+
 def _report_cell(notes: list[str]) -> nbformat.NotebookNode:
     text = ("**Grading report.** Every test below was run by the course's checker on your answer cells alone "
             "(your own outputs are not shown). ")
-    text += ("Notes:\n\n" + "\n".join(f"- {note}" for note in notes)) if notes else "Nothing to report."
+    text += ("Notes:\n\n" + "\n".join(f"- {as_markdown_text(note)}" for note in notes)) if notes else "Nothing to report."
     cell = new_markdown_cell(text)
     cell.metadata["tags"] = [REPORT_TAG]
     cell.metadata["grading"] = {"notes": notes}

@@ -3,7 +3,7 @@
 With bubblewrap (``bwrap``, Debian/Ubuntu package ``bubblewrap``; ``.ci/run`` installs it) the
 process sees only the operating system's programs and libraries, Python, this environment's
 installed packages and the folders it is given read-only; it has its own empty /tmp, no
-network, no other processes, and runs as nobody. The course's repository (solutions/, the
+network, no other processes, and runs as nobody; its /tmp holds at most ``TMP_BYTES``. The course's repository (solutions/, the
 reference package, the gradebook, other students' files) is simply not there.
 
 Where bubblewrap cannot run (not installed, or user namespaces disabled), the process starts
@@ -22,6 +22,8 @@ from pathlib import Path
 
 _SYSTEM = ("/usr", "/etc/alternatives", "/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d")
 _MERGED = ("bin", "lib", "lib64", "sbin")  # /bin -> /usr/bin on merged-/usr systems; real folders elsewhere
+TMP_BYTES = 256 * 2**20  # the sandbox's /tmp (RAM-backed): a write past it fails with ENOSPC, the machine keeps its RAM
+FILE_BYTES = 64 * 2**20  # the largest file an answer worker may write (its RLIMIT_FSIZE: past it, EFBIG)
 
 
 class SandboxUnavailable(RuntimeError):
@@ -35,7 +37,7 @@ def _python_roots() -> list[str]:
 
 def _base_arguments(bwrap: str) -> list[str]:
     args = [bwrap, "--die-with-parent", "--new-session", "--unshare-all", "--uid", "65534", "--gid", "65534",
-            "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--chdir", "/tmp", "--clearenv",
+            "--proc", "/proc", "--dev", "/dev", "--size", str(TMP_BYTES), "--tmpfs", "/tmp", "--chdir", "/tmp", "--clearenv",
             "--setenv", "HOME", "/tmp", "--setenv", "PATH", "/usr/bin:/bin"]
     for path in _SYSTEM:
         args += ["--ro-bind-try", path, path]

@@ -30,6 +30,10 @@ class RemoteError(Exception):
         self.kind = kind
 
 
+class ChangedInPlace(Exception):
+    """The other side's function changed an argument it was given in place (a tensor, list, dict or set)."""
+
+
 class PipeClosed(EOFError):
     """The other end of the pipe is gone (it exited, crashed or was killed)."""
 
@@ -62,8 +66,12 @@ def _torch_function_name(fn: Callable) -> str | None:
 class Peer:
     """One end of the pipe: sends requests, answers the other end's, nested to any depth."""
 
-    def __init__(self, reader: BinaryIO, writer: BinaryIO, on_wait: Callable[[], None] | None = None):
+    def __init__(self, reader: BinaryIO, writer: BinaryIO, on_wait: Callable[[], None] | None = None,
+                 mirrors_changes: bool = True):
         self.reader, self.writer = reader, writer
+        # True: the other side's in-place changes to our arguments are made here too. The checker says False: its
+        # arguments stay as the test made them (the oracles compute from them), and a change is an error instead
+        self.mirrors_changes = mirrors_changes
         self.on_wait = on_wait  # called before each blocking read (the checker enforces its deadline there)
         self.exported: dict[int, Callable] = {}  # handles of our callables the other side may call
         self.graphs: dict[int, tuple[list[torch.Tensor], list[torch.Tensor]]] = {}  # call id: (inputs, outputs)
@@ -232,6 +240,8 @@ class Peer:
         outputs: list[torch.Tensor] = []
         result = self.decode(reply["result"], out, outputs)
         changed, refilled = self.decode(reply["changed"], out)
+        if (changed or refilled) and not self.mirrors_changes:
+            raise ChangedInPlace(f"changed {len(changed) + len(refilled)} of its arguments in place")
         with torch.no_grad():  # the function changed these arguments in place: so it does on the caller's side
             for index, value in changed:
                 inputs[index].copy_(value)

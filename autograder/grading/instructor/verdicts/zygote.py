@@ -37,6 +37,8 @@ from grading.instructor.verdicts.sandbox import bubblewrap, sandboxed
 _HERE = Path(__file__).resolve().parent
 WORKER_FILES = (_HERE / "answer_worker.py", _HERE / "wire.py", _HERE.parents[1] / "student" / "watch.py")
 WORKER_ENV = {"OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+# bwrap's own environment, which the sandbox shows as /proc/1/environ: nothing of the host's (not its PATH)
+SANDBOX_ENV = {"PATH": "/usr/bin:/bin"}
 START_TIMEOUT = 120  # seconds for the zygote to import PyTorch and answer
 REPLY_TIMEOUT = 10  # seconds for any later reply; a zygote that takes longer has been stopped
 
@@ -55,6 +57,7 @@ class ForkedWorker:
     def __init__(self, zygote: "Zygote", stdin, stdout):
         self.zygote, self.stdin, self.stdout = zygote, stdin, stdout
         self.ended = False
+        self.signal: int | None = None  # the signal that ended it before it was asked to end (SIGXCPU, say)
 
     def poll(self) -> int | None:
         """None while it runs; between requests nothing is to be read, so a readable pipe means it has stopped."""
@@ -67,7 +70,7 @@ class ForkedWorker:
             self.ended = True
             self.stdin.close()
             self.stdout.close()
-            self.zygote.end_worker()
+            self.signal = self.zygote.end_worker()
 
 
 class Zygote:
@@ -87,6 +90,8 @@ class Zygote:
         self._start()
         if not self._request({"op": "end"}, START_TIMEOUT):
             self.close()
+        else:  # it has read its program: the folder can go now, and then no killed grading worker leaves it behind
+            shutil.rmtree(self.folder, ignore_errors=True)
 
     def fork_worker(self, env: dict[str, str]) -> ForkedWorker | None:
         """A fresh answer worker with ``env`` added, or None when there is no zygote that answers."""
@@ -106,9 +111,13 @@ class Zygote:
             return None
         return ForkedWorker(self, os.fdopen(to_worker, "wb", buffering=0), os.fdopen(from_worker, "rb", buffering=0))
 
-    def end_worker(self) -> None:
-        if self.control is not None and not self._request({"op": "end"}, REPLY_TIMEOUT):
+    def end_worker(self) -> int | None:
+        """End the last worker: the signal that had ended it on its own, if any."""
+        reply = self._request({"op": "end"}, REPLY_TIMEOUT) if self.control is not None else None
+        if reply is None:
             self.close()
+            return None
+        return reply.get("signal")
 
     def close(self) -> None:
         """Kill the zygote's sandbox with everything in it."""
@@ -134,7 +143,7 @@ class Zygote:
                          [self.folder], env, only_tmp_writable=True)
         self.process = subprocess.Popen(argv, pass_fds=[theirs.fileno()], stdin=subprocess.DEVNULL,
                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
-                                        env={"PATH": os.environ.get("PATH", ""), **env})  # nothing of the checker's
+                                        env={**SANDBOX_ENV, **env})
         theirs.close()
 
     def _request(self, request: dict, timeout: float, fds: list[int] = ()) -> dict | None:

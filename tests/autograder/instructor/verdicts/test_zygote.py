@@ -1,11 +1,13 @@
 """The zygote that forks each student's answer worker (grading.instructor.verdicts.zygote): one student's worker
 leaves nothing for the next one, and a student who stops or kills the zygote costs time, never a score."""
 import contextlib
+import time
 
 import pytest
 
 from grading.instructor.verdicts import sandbox, zygote
-from grading.instructor.verdicts.answers import AnswerCrashed, Answers
+from grading.instructor.verdicts.answers import AnswerCrashed, AnswerError, Answers, AnswerTimeout, RemoteFunction
+from grading.instructor.verdicts.wire import RemoteError
 from grading.instructor.verdicts.checker import PRIVATE_PACKAGES
 from grading.instructor.verdicts.zygote import SHARED, ForkedWorker
 
@@ -89,3 +91,70 @@ def test_a_zygote_stopped_or_killed_by_a_student_is_replaced_before_the_next(for
     assert SHARED.process.pid != stopped_process
     with forked() as second:
         assert second.call("double", (21,), {}) == 42
+
+
+# issue 33: what one worker leaves in the kernel, the caps it runs under, and the forbidden calls it cannot hide
+CAPPED = """
+import ctypes, os, time
+def make_segment():
+    return ctypes.pythonapi.shmget(0x5EC9, 4096, 0o1600) != -1
+def find_segment():
+    return ctypes.pythonapi.shmget(0x5EC9, 0, 0) != -1
+def fork():
+    return ctypes.pythonapi.fork()
+def fill_tmp(megabytes):
+    for number in range(megabytes // 50):
+        with open(f"/tmp/filler{number}", "wb") as filler:
+            filler.write(bytes(50 * 2**20))
+def spin():
+    while True:
+        pass
+def host_environment():
+    try:  # the sandbox's init: another user namespace's process, whose environment holds nothing of the host's
+        environment = open("/proc/1/environ", "rb").read().decode()
+    except PermissionError:
+        return []
+    return [e for e in environment.split("\\0") if "/work" in e or "/root" in e]
+def lerp_through_map(s, x, g):
+    return next(map(torch.lerp, [s], [x], [g]))
+def lerp_through_ops(s, x, g):
+    return torch.ops.aten.lerp(s, x, g)
+"""
+
+
+@pytest.fixture
+def capped(forked):
+    def student(cpu_s: float = 0) -> Answers:
+        answers = Answers([("answers", "import torch\n" + CAPPED, "answer")], {"lerp_through_map": ("torch.lerp",),
+                          "lerp_through_ops": ("torch.lerp",)}, "seqmodels", PRIVATE_PACKAGES, load_timeout=60,
+                          cpu_s=cpu_s)
+        answers.start()
+        return answers
+
+    return student
+
+
+def test_a_worker_leaves_no_ipc_object_starts_no_process_and_cannot_fill_the_machines_memory(capped):
+    with capped() as answers:
+        assert answers.call("make_segment", (), {}) and answers.call("find_segment", (), {})
+        answers.new_cell()  # the next test cell's worker, as the next student's: a fresh fork
+        assert answers.call("find_segment", (), {}) is False
+        assert answers.call("host_environment", (), {}) == []
+        with pytest.raises(AnswerError, match="(?s)Errno 28.*256 MB in all in /tmp"):
+            RemoteFunction(answers, "fill_tmp")(300)
+        with pytest.raises(AnswerCrashed, match="start another process"):
+            answers.call("fork", (), {})
+
+
+def test_forbidden_calls_are_trapped_whatever_route_and_the_cell_limit_is_cpu_time(capped):
+    import torch
+
+    with capped(cpu_s=1) as answers:
+        for route in ("map", "ops"):
+            with pytest.raises(RemoteError, match="torch.lerp") as caught:
+                answers.call(f"lerp_through_{route}", (torch.zeros(2), torch.ones(2), torch.ones(2)), {})
+            assert caught.value.kind == "Forbidden"
+        answers.deadline = time.monotonic() + 300  # the wall clock would wait far longer
+        with pytest.raises(AnswerTimeout) as stopped:
+            answers.call("spin", (), {})
+        assert stopped.value.cpu

@@ -1,0 +1,17 @@
+"""sigmoid keeps the hidden tests' inputs of one test cell and shows them in the error of the next cell's visible test.
+
+answers: solution
+layer: checker (every test cell gets a fresh answer worker: nothing one cell saw is there in the next)
+loses: nothing
+never: recorded hidden inputs
+"""
+# %% sigmoid
+SEEN_ = []
+
+
+def sigmoid(x):
+    if x.dtype == torch.float64 and x.numel() > 1:  # the hidden tests' inputs (the visible ones are float32)
+        SEEN_.append(x.tolist())
+    elif SEEN_ and x.numel() == 3:  # the next cell's first, visible call: its failure message is shown
+        raise ValueError(f"recorded hidden inputs: {SEEN_[:2]}")
+    return torch.where(x >= 0, 1 / (1 + torch.exp(-x.abs())), torch.exp(-x.abs()) / (1 + torch.exp(-x.abs())))
