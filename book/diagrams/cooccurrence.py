@@ -1,5 +1,5 @@
 """Chapter 03's GloVe input: the co-occurrence matrix of a two-sentence corpus, and which cells the loss reads."""
-from draw import HIGHLIGHT, INK, MUTED, Canvas
+from draw import HIGHLIGHT, INK, Canvas
 from seqmodels.embeddings.word2vec import skipgram_pairs
 
 SENTENCES = [["the", "king", "loves", "his", "crown"], ["the", "queen", "loves", "her", "crown"]]

@@ -2,7 +2,6 @@
 import random
 
 import pytest
-
 from seqmodels.metrics.spans import bio_spans, span_f1
 
 TAGS = ["O", "B-PER", "I-PER", "B-LOC", "I-LOC"]

@@ -3,7 +3,6 @@ import math
 import random
 
 import pytest
-
 from seqmodels.models.ngram_lm import ngram_perplexity
 from seqmodels.tasks.language_models import unigram_perplexity
 from seqmodels.text.vocab import build_vocab
