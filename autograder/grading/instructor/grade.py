@@ -40,7 +40,7 @@ from grading.instructor.course import (
     intake_directory,
     workdir_options,
 )
-from grading.instructor.verdicts.preprocessor import SETUP_FAILURE, report_notes
+from grading.instructor.verdicts.preprocessor import report_notes
 from grading.instructor.intake.lms import LAYOUTS, TIMESTAMP
 from grading.instructor.intake.submissions import Submission, collect, prepare, writes_into
 from grading.instructor.workers.abc import Workers, WorkerTimeout
@@ -122,7 +122,8 @@ def _salt(workdir: Path) -> int:
 
 def _autograde(chapter: str, student: str, workdir: Path, limits: Limits, workers: Workers, salt: int) -> str | None:
     """Autograde one student through the workers (grading.instructor.workers); the reason it failed, or None."""
-    checker = {"memory_limit_mb": limits.memory_mb, "salt": salt}
+    setup_marker = secrets.token_hex(16)  # a failed setup is where the log holds this secret, never a student's text
+    checker = {"memory_limit_mb": limits.memory_mb, "salt": salt, "setup_failure_marker": setup_marker}
     if limits.cell_s:
         checker["cell_timeout"] = limits.cell_s
     submitted = intake_directory(workdir) / student / chapter / f"{chapter}.ipynb"
@@ -130,9 +131,10 @@ def _autograde(chapter: str, student: str, workdir: Path, limits: Limits, worker
         ok, log = workers.autograde(chapter, student, submitted, checker, workdir_options(workdir), limits.notebook_s)
     except WorkerTimeout:
         return f"the notebook ran longer than the time limit of {limits.notebook_s} s"
-    if not ok and SETUP_FAILURE in log:
-        why = next(line for line in log.splitlines() if SETUP_FAILURE in line)
-        raise GradingError(f"grading stopped, {why[why.index(SETUP_FAILURE):]} (while grading {student}).\n"
+    if not ok and setup_marker in log:
+        why = next(line for line in log.splitlines() if setup_marker in line)
+        why = why[why.index(setup_marker) + len(setup_marker):].strip()
+        raise GradingError(f"grading stopped, {why} (while grading {student}).\n"
                            "Nobody was given a score for it. The instructor's notebook must run here "
                            f"(.venv/bin/pytest --nbval-lax solutions/{chapter}); fix that and run the command again.")
     if not ok:
