@@ -20,7 +20,11 @@ c.CourseDirectory.release_directory = "notebooks"
 c.CourseDirectory.submitted_directory = "classwork/submitted"
 c.CourseDirectory.autograded_directory = "classwork/autograded"
 c.CourseDirectory.feedback_directory = "classwork/feedback"
-c.CourseDirectory.db_url = "sqlite:///" + os.path.join(WORK, "gradebook.db")
+# The gradebook: the database classwork/gradebook.url names (the grading command's --gradebook writes it,
+# e.g. PostgreSQL for several assistants), or SQLite in classwork/ (grading/instructor/gradebook/database.py).
+_NAMED = os.path.join(WORK, "gradebook.url")
+c.CourseDirectory.db_url = (open(_NAMED).read().strip() if os.path.isfile(_NAMED)
+                            else "sqlite:///" + os.path.join(WORK, "gradebook.db") + "?timeout=120")
 
 # A test cell whose answers run longer than this (an infinite loop, say) scores 0.
 c.TrustedVerdicts.cell_timeout = 120
@@ -34,11 +38,12 @@ c.Autograde.autograde_preprocessors = [
     "nbgrader.preprocessors.IgnorePattern",
     "nbconvert.preprocessors.ClearMetadataPreprocessor",
     "nbgrader.preprocessors.LimitOutput",
-    "nbgrader.preprocessors.SaveAutoGrades",
+    # nbgrader's SaveAutoGrades, keeping the grades of written answers that did not change
+    "grading.instructor.gradebook.regrade.KeepWrittenGrades",
     "nbgrader.preprocessors.AssignLatePenalties",
     "nbgrader.preprocessors.CheckCellMetadata",
 ]
-# A late notebook loses what its chapter's rule in <workdir>/deadlines.json says (grading/instructor/gradebook/deadlines.py).
+# A late notebook loses what its chapter's rule in the gradebook says (grading/instructor/gradebook/deadlines.py).
 c.AssignLatePenalties.plugin_class = "grading.instructor.gradebook.deadlines.LatePenalty"
 
 # Feedback pages keep failure messages but never show hidden tests, say which written answers await

@@ -4,6 +4,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from grading.instructor.gradebook import database
+
 REPO = Path(__file__).resolve().parents[3]
 SOLUTIONS = REPO / "solutions"
 NOTEBOOKS = REPO / "notebooks"
@@ -34,13 +36,12 @@ def intake_directory(workdir: Path) -> Path:
 
 
 def workdir_options(workdir: Path) -> list[str]:
-    """nbgrader options that keep submissions, grades and feedback of one class inside ``workdir``."""
+    """nbgrader options that keep submissions and feedback of one class inside ``workdir``, grades in its gradebook."""
     workdir.mkdir(parents=True, exist_ok=True)
     directories = {"submitted": intake_directory(workdir), "autograded": workdir / "autograded",
                    "feedback": workdir / "feedback"}
     steps = [f"--CourseDirectory.{step}_directory={path}" for step, path in directories.items()]
-    # several nbgrader processes may write the gradebook at once: wait for its lock instead of failing
-    return [*steps, f"--CourseDirectory.db_url=sqlite:///{workdir / 'gradebook.db'}?timeout=120"]
+    return [*steps, f"--CourseDirectory.db_url={database.url(workdir)}"]
 
 
 def nbgrader_environment(extra: dict[str, str] | None = None) -> dict[str, str]:

@@ -28,19 +28,21 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import nbformat
-from nbgrader.api import Gradebook, MissingEntry
+from nbgrader.api import MissingEntry
 from tqdm import tqdm
 
-from grading.instructor.gradebook import deadlines, flags
-from grading.instructor.outputs import export
+from grading.instructor.gradebook import database, deadlines, flags, roster
+from grading.instructor.outputs import export, outdated
 from grading.instructor.course import (
     CLASSWORK,
+    NOTEBOOKS,
     REPO,
     GradingError,
     intake_directory,
     workdir_options,
 )
 from grading.instructor.verdicts.preprocessor import report_notes
+from grading.instructor.intake import similarity
 from grading.instructor.intake.lms import LAYOUTS, TIMESTAMP
 from grading.instructor.intake.submissions import Submission, collect, prepare, writes_into
 from grading.instructor.workers.abc import Workers, WorkerTimeout
@@ -164,7 +166,7 @@ def _record_zero(workdir: Path, chapter: str, student: str) -> None:
     A submission graded before (an earlier hand-in), or partly saved by an nbgrader run that
     then failed, must not keep its automatic scores.
     """
-    with Gradebook(f"sqlite:///{workdir / 'gradebook.db'}") as gradebook:
+    with database.opened(database.url(workdir)) as gradebook:
         gradebook.update_or_create_student(student)
         try:
             submission = gradebook.find_submission(chapter, student)
@@ -179,8 +181,8 @@ def _record_zero(workdir: Path, chapter: str, student: str) -> None:
 
 
 def _rows(workdir: Path, chapter: str) -> dict[str, export.Row]:
-    with Gradebook(f"sqlite:///{workdir / 'gradebook.db'}") as gradebook:
-        return {row.student_id: row for row in export.rows(gradebook, chapter, flags.load(workdir, chapter))}
+    with database.opened(database.url(workdir)) as gradebook:
+        return {row.student_id: row for row in export.rows(gradebook, chapter)}
 
 
 def grade(chapter: str, folder: Path, workdir: Path = CLASSWORK, jobs: int = 2, force: bool = False,
@@ -206,6 +208,9 @@ def _grade(chapter: str, folder: Path, workdir: Path, force: bool, id_pattern: s
         workers.check("generate_assignment", chapter, "--force",
                       f"--CourseDirectory.release_directory={workdir / 'release'}", *options)
         submissions = collect(folder, chapter, layout, id_pattern)
+        # Canvas's download names carry each person's Canvas user id, which its grade import matches by
+        roster.record_canvas_ids(database.url(workdir), {s.student: s.hand_ins[0].identity for s in submissions
+                                                         if s.layout == "canvas" and s.hand_ins[0].identity})
         outcomes = {s.student: Outcome(s, "skipped") for s in submissions}
         to_grade = [s for s in submissions if _import(s, chapter, workdir, force)]
         salt = _salt(workdir)
@@ -219,47 +224,60 @@ def _grade(chapter: str, folder: Path, workdir: Path, force: bool, id_pattern: s
         except GradingError:  # the setup failed: grading the others would fail the same way
             pool.shutdown(cancel_futures=True)
             raise
-        # feedback for everybody graded, now or before (written answers may have been graded since)
-        with_feedback = [s.student for s in submissions
-                         if not s.fatal and (workdir / "autograded" / s.student / chapter).is_dir()]
+        similar = similarity.class_report([intake_directory(workdir)], chapter,
+                                          nbformat.read(NOTEBOOKS / chapter / f"{chapter}.ipynb", as_version=4),
+                                          flags.chapter_folder(workdir, chapter))
         for submission in submissions:
-            if submission.student in with_feedback:
+            if not submission.fatal and (workdir / "autograded" / submission.student / chapter).is_dir():
                 submission.notes += _report_notes(workdir, chapter, submission.student)
-        list(pool.map(lambda student: workers.check("generate_feedback", chapter, f"--student={student}", "--force",
-                                                    *options), with_feedback))
-        for submission in submissions:
+                submission.notes += similar.get(submission.student, [])
             if submission.fatal:
                 outcomes[submission.student].status = "failed"
                 _record_zero(workdir, chapter, submission.student)
                 _write_failure_feedback(workdir, chapter, submission.student, submission.fatal)
-        flags.record(workdir, chapter, {s.student: (s.fatal, s.notes) for s in submissions})
+        flags.record(database.url(workdir), chapter, {s.student: (s.fatal, s.notes) for s in submissions})
+        # feedback rebuilt from the gradebook for everybody whose grades changed since their page was written
+        # (graded now, or graded by hand, regraded or unflagged since), whichever folder they handed in from
+        rows = _rows(workdir, chapter)
+        graded = {s.student for s in to_grade}
+        with_feedback = [student for student, row in rows.items()
+                         if row.state not in (export.FAILED, export.NOT_HANDED_IN)
+                         and (workdir / "autograded" / student / chapter).is_dir()]
+        stale = set(outdated.outdated(database.url(workdir), chapter, with_feedback)) | (graded & set(with_feedback))
+        list(pool.map(lambda student: workers.check("generate_feedback", chapter, f"--student={student}", "--force",
+                                                    *options), sorted(stale)))
+        outdated.record(database.url(workdir), chapter, sorted(stale))
         workers.check("export", f"--assignment={chapter}", *options)
-    rows = _rows(workdir, chapter)
     for student, outcome in outcomes.items():
         outcome.row = rows.get(student)
     return [outcomes[s.student] for s in submissions]
 
 
 def _pending(outcome: Outcome) -> list[str]:
-    """What the score does not count yet, or took off."""
+    """What the score does not count yet."""
     row, said = outcome.row, []
     if row and row.awaiting:
         said.append(f"{row.awaiting:g} points of written answers awaiting manual grading (counted as 0)")
-    if row and row.penalty:
-        said.append(f"late: -{row.penalty:g} points")
+    if row and row.to_review:
+        said.append(f"{row.to_review:g} points of written answers changed since graded (grade kept, to review)")
     return said
 
 
 def summary(outcomes: list[Outcome]) -> str:
-    lines = [f"{'student':<20} {'status':<8} {'score':>11}  notes"]
+    """A line per student: what this run did, and the status and score of the grades CSV (after any penalty)."""
+    lines = [f"{'student':<20} {'this run':<8} {'score':>11}  status; notes"]
     for o in outcomes:
-        notes = "; ".join(_pending(o) + ([o.submission.fatal] if o.submission.fatal else []) + o.submission.notes)
-        lines.append(f"{o.submission.student:<20} {o.status:<8} {o.score:5.1f} / {o.max_score:<4.1f}  {notes}")
+        status = o.row.status if o.row else export.NOT_GRADED
+        score = f"{o.row.score:5.1f}" if o.row and o.row.score is not None else f"{'-':>5}"
+        notes = "; ".join([status] + _pending(o) + ([o.submission.fatal] if o.submission.fatal else [])
+                          + o.submission.notes)
+        lines.append(f"{o.submission.student:<20} {o.status:<8} {score} / {o.max_score:<4.1f}  {notes}")
     count = {status: sum(o.status == status for o in outcomes) for status in ("graded", "skipped", "failed")}
     flagged = sum(o.submission.flagged for o in outcomes)
     awaiting = sum(bool(o.row and o.row.awaiting) for o in outcomes)
+    to_review = sum(bool(o.row and o.row.to_review) for o in outcomes)
     lines.append(f"\n{count['graded']} graded, {count['skipped']} unchanged since last time, {count['failed']} failed, "
-                 f"{flagged} flagged, {awaiting} awaiting manual grading")
+                 f"{flagged} flagged, {awaiting} awaiting manual grading, {to_review} to review")
     return "\n".join(lines)
 
 
@@ -279,9 +297,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--id-pattern", help="regular expression with a 'student' group (optionally 'identity', "
                                              "'late', 'timestamp') searched in top-level names; replaces the layout's")
     parser.add_argument("--due", help="this chapter's due date, e.g. 2026-10-05T23:59 (local time unless it has an "
-                                      "offset); kept in <workdir>/deadlines.json")
+                                      "offset); kept in the gradebook")
     parser.add_argument("--late-penalty", help="what a late notebook loses: none, zero, P%%/day or P%%/hour of its "
-                                               "points (kept in deadlines.json)")
+                                               "points (kept in the gradebook)")
+    parser.add_argument("--gradebook", help="the class's database from now on, e.g. postgresql://grader@db/course "
+                                            "for several assistants or machines (default: SQLite in the work folder; "
+                                            "kept in <workdir>/gradebook.url)")
+    parser.add_argument("--roster", type=Path, help="the LMS's grade export (Canvas: Grades > Export; Moodle: Grades > "
+                                                    "Export > Plain text file): names, e-mail and the ids the LMS "
+                                                    "files are keyed by, kept in the gradebook")
     parser.add_argument("--time-limit", type=int, default=NOTEBOOK_TIME_LIMIT, help="seconds per notebook")
     parser.add_argument("--cell-time-limit", type=int,
                         help="seconds the answers may run per test cell (default: c.TrustedVerdicts.cell_timeout, 120)")
@@ -298,8 +322,13 @@ def main(argv: list[str] | None = None) -> int:
         print(f"note: the current folder is not in that course: this environment grades with {REPO}'s notebooks; "
               "run the copy's own environment to grade with the copy", file=sys.stderr)
     try:
-        deadlines.record(workdir, args.chapter, args.due, args.late_penalty)
-    except ValueError as error:
+        if args.gradebook:
+            database.choose(workdir, args.gradebook)
+        print(f"gradebook: {database.shown(database.url(workdir))}")
+        deadlines.record(database.url(workdir), args.chapter, args.due, args.late_penalty)
+        if args.roster:
+            roster.record(database.url(workdir), roster.read(args.roster))
+    except (ValueError, OSError) as error:
         parser.error(str(error))
     try:
         with ExitStack() as stack:
@@ -315,6 +344,8 @@ def main(argv: list[str] | None = None) -> int:
         print(error, file=sys.stderr)
         return 1
     print(summary(outcomes))
+    for gap in export.unmatched(list(_rows(workdir, args.chapter).values())):
+        print(f"note: {gap}")
     grades = flags.chapter_folder(workdir, args.chapter)
     print(f"\ngrades: {grades / export.GRADES} (for your LMS: {export.CANVAS}, {export.MOODLE} there)\n"
           f"feedback: {workdir / 'feedback'}/<student>/{args.chapter}/")

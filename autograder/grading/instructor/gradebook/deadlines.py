@@ -1,35 +1,28 @@
 """Due dates and late penalties per chapter, applied by nbgrader's own late-submission step.
 
-``<workdir>/deadlines.json`` holds, per chapter, the due date (UTC) and the penalty rule::
-
-    {"01_tokens": {"due": "2026-10-05T22:59:00+00:00", "penalty": "10%/day"}}
-
-The grading command writes it (``--due``, ``--late-penalty``) and copies the chapter's due date
-onto the assignment in nbgrader's gradebook, where nbgrader compares it with each submission's
-time (the ``timestamp.txt`` the intake writes next to the notebook). While autograding,
-nbgrader's AssignLatePenalties asks :class:`LatePenalty` (``c.AssignLatePenalties.plugin_class``)
-for the points a late notebook loses; the grades CSV shows them (``late_submission_penalty``).
+Both live in the class's gradebook (grading.instructor.gradebook.database), whichever database it
+is: the due date (UTC) is nbgrader's own ``assignment.duedate``, the penalty rule a row of
+``course_late_rules``. The grading command records them (``--due``, ``--late-penalty``); later runs
+need neither. nbgrader compares the due date with each submission's time (the ``timestamp.txt``
+the intake writes next to the notebook). While autograding, nbgrader's AssignLatePenalties asks
+:class:`LatePenalty` (``c.AssignLatePenalties.plugin_class``) for the points a late notebook loses,
+reading the rule from the gradebook it grades into; the grades CSV shows them
+(``late_submission_penalty``).
 
 Rules: ``none`` (the default: the time is recorded, nothing is taken off); ``zero`` (a late
 notebook scores 0); ``P%/day`` or ``P%/hour``: P percent of the notebook's maximum score for
 each day or hour begun after the due date. nbgrader never takes off more than the score.
 """
-import json
 import math
-import os
 import re
-from contextlib import contextmanager
 from datetime import datetime, timezone
-from pathlib import Path
 
 from dateutil import parser as dateparser
-from nbgrader.api import Gradebook
 from nbgrader.plugins import LateSubmissionPlugin
-from sqlalchemy.engine import make_url
+from sqlalchemy import select
 
-from grading.instructor.course import nbgrader_environment
+from grading.instructor.gradebook.database import LATE_RULES, TABLES, opened
 
-FILE = "deadlines.json"
 _RULE = re.compile(r"^(?:none|zero|(?P<percent>\d+(?:\.\d+)?)%/(?P<unit>day|hour))$")
 _SECONDS = {"day": 86400, "hour": 3600}
 
@@ -56,47 +49,37 @@ def penalty(rule: str, seconds_late: float, score: float, max_score: float) -> f
     return min(score, units * float(match["percent"]) / 100 * max_score)
 
 
-def load(workdir: Path) -> dict[str, dict[str, str]]:
-    path = workdir / FILE
-    return json.loads(path.read_text()) if path.is_file() else {}
+def late_rule(gradebook, chapter: str) -> str:
+    """The chapter's late-penalty rule in ``gradebook`` (nbgrader's Gradebook), ``none`` when none was given."""
+    TABLES.create_all(gradebook.engine)
+    found = gradebook.db.execute(select(LATE_RULES.c.rule).where(LATE_RULES.c.assignment == chapter)).scalar()
+    return found or "none"
 
 
-def record(workdir: Path, chapter: str, due: str | None = None, rule: str | None = None) -> dict[str, str]:
-    """Keep the chapter's due date and rule in deadlines.json and its due date in the gradebook; its entry."""
-    deadlines = load(workdir)
-    entry = deadlines.setdefault(chapter, {})
-    if due:
-        entry["due"] = due_date(due).isoformat()
+def record(db_url: str, chapter: str, due: str | None = None, rule: str | None = None) -> None:
+    """Keep the chapter's due date and penalty rule, as given, in the gradebook at ``db_url``."""
+    moment = due_date(due).replace(tzinfo=None) if due else None  # nbgrader keeps naive UTC times
     if rule:
         penalty(rule, 0, 0, 0)  # refuses an unknown rule before anything is written
-        entry["penalty"] = rule
-    if due or rule:
-        workdir.mkdir(parents=True, exist_ok=True)
-        (workdir / FILE).write_text(json.dumps(deadlines, indent=2, sort_keys=True) + "\n")
-    if "due" in entry:
-        moment = datetime.fromisoformat(entry["due"]).astimezone(timezone.utc).replace(tzinfo=None)
-        with _gradebook(workdir) as gradebook:
+    if not (due or rule):
+        return
+    with opened(db_url) as gradebook:
+        if moment:
             gradebook.update_or_create_assignment(chapter, duedate=moment)
-    return entry
-
-
-@contextmanager
-def _gradebook(workdir: Path):
-    """The class's gradebook; creating one runs nbgrader's ``alembic`` command, found next to this Python."""
-    path = os.environ.get("PATH", "")
-    os.environ["PATH"] = nbgrader_environment()["PATH"]
-    try:
-        with Gradebook(f"sqlite:///{workdir / 'gradebook.db'}") as gradebook:
-            yield gradebook
-    finally:
-        os.environ["PATH"] = path
+        else:
+            gradebook.update_or_create_assignment(chapter)
+        if rule:
+            where = LATE_RULES.c.assignment == chapter
+            known = gradebook.db.execute(select(LATE_RULES).where(where)).first()
+            gradebook.db.execute(LATE_RULES.update().where(where).values(rule=rule) if known
+                                 else LATE_RULES.insert().values(assignment=chapter, rule=rule))
+        gradebook.db.commit()
 
 
 class LatePenalty(LateSubmissionPlugin):
-    """nbgrader's late-submission plugin with the rule of the chapter in deadlines.json next to the gradebook."""
+    """nbgrader's late-submission plugin with the chapter's rule from the gradebook it grades into."""
 
     def late_submission_penalty(self, student_id: str, score: float, total_seconds_late: float) -> float | None:
         step = self.parent  # nbgrader's AssignLatePenalties, grading one notebook
-        rule = load(Path(make_url(step.db_url).database).parent).get(step.assignment_id, {}).get("penalty", "none")
         notebook = step.gradebook.find_submission_notebook(step.notebook_id, step.assignment_id, student_id)
-        return penalty(rule, total_seconds_late, score, notebook.max_score)
+        return penalty(late_rule(step.gradebook, step.assignment_id), total_seconds_late, score, notebook.max_score)

@@ -1,8 +1,9 @@
-"""What the intake and the screens found in each hand-in, kept after the run: a file, and nbgrader's flag.
+"""What the intake and the screens found in each hand-in, kept after the run: in the gradebook, and nbgrader's flag.
 
-``<workdir>/<chapter>/flags.json`` holds, per student whose hand-in was read, why it could not
-be graded (``failed``, or null) and its flags (``flags``: repairs, suspected tampering,
-near-copies of the reference, what the checker blocked)::
+The gradebook's ``course_flags`` (grading.instructor.gradebook.database) holds, per chapter and
+student whose hand-in was read, why it could not be graded (``failed``, or null) and its flags
+(repairs, suspected tampering, near-copies of the reference or of another student's, what the
+checker blocked). The export writes them out as ``<workdir>/<chapter>/flags.json``::
 
     {"alice": {"failed": null, "flags": ["the notebook is a near-copy ..."]}}
 
@@ -13,10 +14,12 @@ change, cleared when they are gone, and left as it is when they are unchanged, s
 instructor's own flagging or unflagging in formgrader stands until the hand-in changes.
 """
 import json
-import os
 from pathlib import Path
 
-from nbgrader.api import Gradebook, MissingEntry
+from nbgrader.api import MissingEntry
+from sqlalchemy import select
+
+from grading.instructor.gradebook.database import FLAGS, TABLES, opened
 
 FILE = "flags.json"
 
@@ -26,31 +29,36 @@ def chapter_folder(workdir: Path, chapter: str) -> Path:
     return workdir / chapter
 
 
-def load(workdir: Path, chapter: str) -> dict[str, dict]:
-    path = chapter_folder(workdir, chapter) / FILE
-    return json.loads(path.read_text()) if path.is_file() else {}
+def load(gradebook, chapter: str) -> dict[str, dict]:
+    """The chapter's entries in ``gradebook`` (nbgrader's Gradebook), by student: {"failed": ..., "flags": [...]}."""
+    TABLES.create_all(gradebook.engine)
+    found = gradebook.db.execute(select(FLAGS).where(FLAGS.c.assignment == chapter)).all()
+    return {row.student: {"failed": row.failed, "flags": json.loads(row.flags)} for row in found}
 
 
-def record(workdir: Path, chapter: str, found: dict[str, tuple[str | None, list[str]]]) -> None:
-    """Keep each student's (failure, flags) in flags.json and update nbgrader's flag where they changed."""
-    before = load(workdir, chapter)
-    entries = {**before, **{student: {"failed": failed, "flags": notes} for student, (failed, notes) in found.items()}}
-    folder = chapter_folder(workdir, chapter)
-    folder.mkdir(parents=True, exist_ok=True)
-    written = folder / f"{FILE}.{os.getpid()}"
+def write(folder: Path, entries: dict[str, dict]) -> Path:
+    """The entries as ``flags.json`` in ``folder``, written whole at once; its path."""
+    written = folder / f"{FILE}.part"
     written.write_text(json.dumps(entries, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
-    written.replace(folder / FILE)  # whole, at once
-    changed = {student: _flagged(entries[student]) for student in found if entries[student] != before.get(student)}
-    with Gradebook(f"sqlite:///{workdir / 'gradebook.db'}") as gradebook:
-        for student, flagged in changed.items():
+    return written.replace(folder / FILE)
+
+
+def record(db_url: str, chapter: str, found: dict[str, tuple[str | None, list[str]]]) -> None:
+    """Keep each student's (failure, flags) in the gradebook and update nbgrader's flag where they changed."""
+    with opened(db_url) as gradebook:
+        before = load(gradebook, chapter)
+        for student, (failed, notes) in found.items():
+            entry = {"failed": failed, "flags": notes}
+            if entry == before.get(student):
+                continue
+            where = (FLAGS.c.assignment == chapter, FLAGS.c.student == student)
+            values = {"failed": failed, "flags": json.dumps(notes, ensure_ascii=False)}
+            gradebook.db.execute(FLAGS.update().where(*where).values(**values) if student in before
+                                 else FLAGS.insert().values(assignment=chapter, student=student, **values))
             try:
                 submission = gradebook.find_submission(chapter, student)
             except MissingEntry:
                 continue
             for notebook in submission.notebooks:
-                notebook.flagged = flagged
+                notebook.flagged = bool(failed or notes)
         gradebook.db.commit()
-
-
-def _flagged(entry: dict) -> bool:
-    return bool(entry["failed"] or entry["flags"])

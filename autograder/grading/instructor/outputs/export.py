@@ -9,22 +9,28 @@ For a chapter, ``<workdir>/<chapter>/`` gets three files (and ``flags.json``, gr
     nbgrader's own columns (``student_id`` ... ``raw_score``, ``late_submission_penalty``,
     ``score``, ``max_score``) and ``status``, ``autograded_score`` (the test cells, with any
     override made in formgrader), ``written_score`` (the written answers graded by hand),
-    ``awaiting_manual_points`` (the points of written answers not graded yet), ``flagged``
+    ``awaiting_manual_points`` (the points of written answers not graded yet), ``to_review_points``
+    (written answers graded by hand whose text changed since: the grade is kept and counted, and
+    awaits review, grading.instructor.gradebook.regrade), ``flagged``
     (nbgrader's flag: ``yes`` or blank) and ``flags`` (the reasons, from flags.json). A student
     without a hand-in has blank scores, never 0.
 ``canvas.csv``, ``moodle.csv``
     The final scores (after the late penalty) in the shape the LMS imports: Canvas's gradebook
     import (``Student``, ``ID``, ``SIS User ID``, ``SIS Login ID``, ``Section``, then a column
-    named after the chapter), Moodle's CSV grade import (name columns, ``Student ID`` and
-    ``Email address`` to map the user from, and a column named after the chapter). They hold
-    only rows whose score is final, ``graded`` and ``failed``: a student awaiting manual
-    grading or without a hand-in is left out, so that an import never overwrites a grade in the
-    LMS with a partial or a missing one.
+    named after the chapter, with Canvas's ``Points Possible`` row first), keyed by the Canvas
+    user id that Canvas's download names carry and by the SIS ids of a roster; Moodle's CSV grade
+    import (``First name``, ``Last name``, ``ID number``, ``Email address``, as Moodle's own
+    export names them, and a column named after the chapter), keyed by the ID number and e-mail
+    of a roster (grading.instructor.gradebook.roster). They hold only rows whose score is final,
+    ``graded`` and ``failed``: a student awaiting manual grading or without a hand-in is left
+    out, so that an import never overwrites a grade in the LMS with a partial or a missing one;
+    so is a student the LMS could not match, and :func:`unmatched` says who and what to do.
 
 ``status`` is one of
 
 - ``graded``: every cell has its score;
 - ``awaiting manual grading``: written answers are not graded yet (``awaiting_manual_points``);
+- ``to review: written answers changed since they were graded`` (``to_review_points``);
 - ``not graded yet``: handed in, but autograding did not finish (run the grading command again);
 - ``failed: <why>``: the hand-in could not be graded, and scores 0;
 - ``not handed in``;
@@ -45,16 +51,18 @@ from pathlib import Path
 
 from nbgrader.api import Gradebook, MissingEntry
 from nbgrader.plugins import ExportPlugin
-from sqlalchemy.engine import make_url
 
-from grading.instructor.gradebook import flags
+from grading.instructor.gradebook import database, flags, roster
 
-GRADED, AWAITING, NOT_GRADED, FAILED, NOT_HANDED_IN = (
-    "graded", "awaiting manual grading", "not graded yet", "failed", "not handed in")
+GRADED, AWAITING, TO_REVIEW, NOT_GRADED, FAILED, NOT_HANDED_IN = (
+    "graded", "awaiting manual grading", "to review: written answers changed since they were graded",
+    "not graded yet", "failed", "not handed in")
 FINAL = (GRADED, FAILED)  # the states whose score an LMS gets
+_CANVAS_IDS = ("lms_user_id", "sis_user_id", "sis_login_id")
 GRADES, CANVAS, MOODLE = "grades.csv", "canvas.csv", "moodle.csv"
 _COLUMNS = ["student_id", "last_name", "first_name", "email", "assignment", "status", "timestamp", "duedate",
-            "autograded_score", "written_score", "awaiting_manual_points", "raw_score", "late_submission_penalty",
+            "autograded_score", "written_score", "awaiting_manual_points", "to_review_points", "raw_score",
+            "late_submission_penalty",
             "score", "max_score", "flagged", "flags"]
 
 
@@ -73,11 +81,13 @@ class Row:
     autograded: float | None = None
     written: float | None = None
     awaiting: float | None = None
+    to_review: float | None = None
     raw: float | None = None
     penalty: float | None = None
     score: float | None = None
     flagged: bool = False
     flags: list[str] = field(default_factory=list)
+    lms: dict[str, str | None] = field(default_factory=dict)  # ids the LMS matches by (gradebook.roster)
 
     @property
     def status(self) -> str:
@@ -94,12 +104,14 @@ class Row:
         return ", ".join(part for part in (self.last_name, self.first_name) if part) or self.student_id
 
 
-def rows(gradebook: Gradebook, chapter: str, records: dict[str, dict]) -> list[Row]:
-    """Every student's row for ``chapter``, by student id; ``records`` are the chapter's flags.json entries."""
+def rows(gradebook: Gradebook, chapter: str) -> list[Row]:
+    """Every student's row for ``chapter``, by student id."""
     maximum = gradebook.find_assignment(chapter).max_score
+    records, rosters = flags.load(gradebook, chapter), roster.load(gradebook)
     result = []
     for student in sorted(gradebook.students, key=lambda s: s.id):
         row = Row(student.id, student.last_name, student.first_name, student.email, maximum)
+        row.lms = {**rosters.get(student.id, {}), "lms_user_id": student.lms_user_id}
         try:
             submission = gradebook.find_submission(chapter, student.id)
         except MissingEntry:
@@ -111,7 +123,7 @@ def rows(gradebook: Gradebook, chapter: str, records: dict[str, dict]) -> list[R
         row.timestamp, row.seconds_late = submission.timestamp, submission.total_seconds_late
         if row.failure:
             row.state = FAILED
-            row.autograded = row.written = row.awaiting = row.raw = row.penalty = row.score = 0.0
+            row.autograded = row.written = row.awaiting = row.to_review = row.raw = row.penalty = row.score = 0.0
         else:
             _score(row, submission)
         result.append(row)
@@ -125,13 +137,15 @@ def _score(row: Row, submission) -> None:
     tests = [grade for grade in grades if grade.name not in answers]
     row.autograded = sum((grade.score for grade in tests), 0.0)
     row.written = sum((grade.score for grade in grades if grade.name in answers), 0.0)
-    row.awaiting = sum((grade.max_score for grade in grades if grade.needs_manual_grade), 0.0)
+    # a grade given by hand and marked for review (its answer changed since, gradebook.regrade) is kept and counted
+    row.awaiting = sum((g.max_score for g in grades if g.needs_manual_grade and g.manual_score is None), 0.0)
+    row.to_review = sum((g.max_score for g in grades if g.needs_manual_grade and g.manual_score is not None), 0.0)
     row.raw, row.penalty = row.autograded + row.written, submission.late_submission_penalty or 0.0
     row.score = max(0.0, row.raw - row.penalty)
     if any(grade.auto_score is None and grade.manual_score is None for grade in tests):
         row.state = NOT_GRADED
     else:
-        row.state = AWAITING if row.awaiting else GRADED
+        row.state = AWAITING if row.awaiting else TO_REVIEW if row.to_review else GRADED
 
 
 def _text(value) -> str:
@@ -146,16 +160,19 @@ def write(folder: Path, chapter: str, duedate: datetime | None, chapter_rows: li
     final = [row for row in chapter_rows if row.state in FINAL]
     tables = {
         GRADES: (_COLUMNS, [[row.student_id, row.last_name, row.first_name, row.email, chapter, row.status,
-                             row.timestamp, duedate, row.autograded, row.written, row.awaiting, row.raw,
+                             row.timestamp, duedate, row.autograded, row.written, row.awaiting, row.to_review, row.raw,
                              row.penalty, row.score, row.max_score, "yes" if row.flagged else "",
                              "; ".join(row.flags)] for row in chapter_rows]),
-        # Canvas matches a student by ID (its user id: the student id when that is a number), SIS ids or name
-        CANVAS: (["Student", "ID", "SIS User ID", "SIS Login ID", "Section", chapter],
-                 [[row.name, row.student_id if row.student_id.isdigit() else "", "", "", "", row.score]
-                  for row in final]),
-        # Moodle maps the user from a column chosen at import: the student id (as username or ID number) or the email
-        MOODLE: (["First name", "Last name", "Student ID", "Email address", chapter],
-                 [[row.first_name, row.last_name, row.student_id, row.email, row.score] for row in final]),
+        # Canvas matches a row by ID (its user id), else by SIS User ID or SIS Login ID; the row under the
+        # header gives the points of a new assignment, as Canvas's own export writes it
+        CANVAS: (roster.CANVAS_HEADER + [chapter],
+                 [["    Points Possible", "", "", "", "", chapter_rows[0].max_score if chapter_rows else ""]]
+                 + [[row.name, *(row.lms.get(key) for key in _CANVAS_IDS), row.lms.get("section"), row.score]
+                    for row in final if _canvas_id(row)]),
+        # Moodle maps the user from a column chosen at import: the ID number or the e-mail address
+        MOODLE: (["First name", "Last name", "ID number", "Email address", chapter],
+                 [[row.first_name, row.last_name, row.lms.get("id_number"), row.email, row.score]
+                  for row in final if row.email or row.lms.get("id_number")]),
     }
     for name, (header, body) in tables.items():
         with (folder / name).open("w", newline="") as handle:
@@ -165,9 +182,29 @@ def write(folder: Path, chapter: str, duedate: datetime | None, chapter_rows: li
     return [folder / name for name in tables]
 
 
-def gradebook_folder(db_url: str) -> Path:
-    """The folder of an SQLite gradebook: the work folder, where flags.json and the chapters' files live."""
-    return Path(make_url(db_url).database).resolve().parent
+def _canvas_id(row: Row) -> bool:
+    return any(row.lms.get(key) for key in _CANVAS_IDS)
+
+
+def unmatched(chapter_rows: list[Row]) -> list[str]:
+    """What keeps final scores out of the LMS files: who the LMS could not match, and what to give."""
+    said = []
+    final = [row for row in chapter_rows if row.state in FINAL]
+    canvas = [row.student_id for row in final if not _canvas_id(row)]
+    if canvas:
+        said.append(f"{CANVAS} leaves out {len(canvas)} student(s) without a Canvas user id or SIS id "
+                    f"({_some(canvas)}): grade Canvas's download of the hand-ins (its file names carry the user "
+                    "id), or give --roster with Canvas's grade export (Grades -> Export)")
+    moodle = [row.student_id for row in final if not (row.email or row.lms.get("id_number"))]
+    if moodle:
+        said.append(f"{MOODLE} leaves out {len(moodle)} student(s) without an e-mail address or ID number "
+                    f"({_some(moodle)}), which Moodle matches students by and its download names do not carry: "
+                    "give --roster with Moodle's grade export (Grades -> Export -> Plain text file)")
+    return said
+
+
+def _some(students: list[str]) -> str:
+    return ", ".join(students[:5]) + (", ..." if len(students) > 5 else "")
 
 
 class ChapterExport(ExportPlugin):
@@ -177,12 +214,15 @@ class ChapterExport(ExportPlugin):
         if self.to.endswith(".csv"):
             raise ValueError(f"--to names the folder that gets a folder per chapter, not a file ({self.to}); "
                              "--exporter=nbgrader.plugins.CsvExportPlugin writes nbgrader's single CSV")
-        workdir = gradebook_folder(self.parent.coursedir.db_url)
+        workdir = database.workdir_of(self.parent.coursedir)
         chapters = [str(name) for name in self.assignment] or [a.name for a in gradebook.assignments if a.submissions]
         wanted = {str(student) for student in self.student}
         for chapter in chapters:
-            chapter_rows = [row for row in rows(gradebook, chapter, flags.load(workdir, chapter))
-                            if not wanted or row.student_id in wanted]
+            chapter_rows = [row for row in rows(gradebook, chapter) if not wanted or row.student_id in wanted]
             folder = Path(self.to) / chapter if self.to else flags.chapter_folder(workdir, chapter)
             written = write(folder, chapter, gradebook.find_assignment(chapter).duedate, chapter_rows)
+            written.append(flags.write(folder, {student: entry for student, entry in flags.load(gradebook, chapter).items()
+                                                if not wanted or student in wanted}))
             self.log.info("Exported %s: %s", chapter, ", ".join(map(str, written)))
+            for gap in unmatched(chapter_rows):
+                self.log.warning("%s: %s", chapter, gap)

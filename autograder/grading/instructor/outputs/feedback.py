@@ -8,7 +8,9 @@ quote the test cell itself or the grading helpers. What stays is the failure mes
 the frames of the student's own code.
 
 :class:`AwaitingManualGrades` puts a note at the top of the page while written answers are
-not graded yet: the score in the page's heading counts them as 0 until they are.
+not graded yet (the score in the page's heading counts them as 0 until they are), or changed
+since they were graded (their grades are kept and counted until reviewed), and says how late a
+hand-in was and what the late penalty took off.
 
 :class:`FeedbackPage` is nbgrader's HTML exporter with MathJax 3 inlined in each page in place
 of nbgrader's script tag for a CDN, so that the math is typeset where the page is opened
@@ -25,7 +27,9 @@ import mathjax
 from nbconvert.exporters import HTMLExporter
 from nbformat.v4 import new_markdown_cell
 from nbgrader.api import Gradebook
-from nbgrader.preprocessors import ClearHiddenTests, NbGraderPreprocessor
+from nbconvert.preprocessors import Preprocessor
+from nbgrader.preprocessors import ClearHiddenTests
+from traitlets import Bool
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 _HELPERS = "File " + str(Path(__file__).resolve().parents[2])  # the grading package
@@ -38,7 +42,18 @@ _MATHJAX_CONFIG = ('window.MathJax = {tex: {inlineMath: [["$", "$"], ["\\\\(", "
                    'tags: "ams"}, svg: {fontCache: "global"}};')
 
 
-class HideHiddenTests(NbGraderPreprocessor):
+class PageStep(Preprocessor):
+    """A step of the feedback pipeline, on by default as nbgrader's are.
+
+    Not nbgrader's NbGraderPreprocessor: it redefines ``display_data_priority`` without making it
+    configurable, and the HTML exporter configures it for every step, so each feedback run warned
+    "Config option `display_data_priority` not recognized".
+    """
+
+    enabled = Bool(True, help="Whether to use this step").tag(config=True)
+
+
+class HideHiddenTests(PageStep):
     def preprocess(self, nb, resources):
         nb, resources = ClearHiddenTests(enforce_metadata=False).preprocess(nb, resources)
         for cell in nb.cells:
@@ -52,21 +67,34 @@ class HideHiddenTests(NbGraderPreprocessor):
         return nb, resources
 
 
-class AwaitingManualGrades(NbGraderPreprocessor):
+class AwaitingManualGrades(PageStep):
     """A first cell saying which written answers the instructor has not graded yet (from nbgrader's gradebook)."""
 
     def preprocess(self, nb, resources):
         info = resources["nbgrader"]
         with Gradebook(info["db_url"]) as gradebook:
             notebook = gradebook.find_submission_notebook(info["notebook"], info["assignment"], info["student"])
-            waiting = [(grade.name, grade.max_score) for grade in notebook.grades if grade.needs_manual_grade]
+            # a grade given by hand whose answer changed since is kept and counted (grading.instructor.gradebook.regrade)
+            waiting = [(grade.name, grade.max_score) for grade in notebook.grades
+                       if grade.needs_manual_grade and grade.manual_score is None]
+            review = [grade.name for grade in notebook.grades if grade.needs_manual_grade and grade.manual_score is not None]
+            seconds_late, penalty = notebook.assignment.total_seconds_late, notebook.late_submission_penalty
+        notes = []
         if waiting:
             points = sum(score for _, score in waiting)
-            cell = new_markdown_cell(f"**Not final yet: {points:g} points of written answers await grading** "
-                                     f"({', '.join(name for name, _ in waiting)}). The score above counts them as 0 "
-                                     "until your instructor has graded them.")
+            notes.append(f"**Not final yet: {points:g} points of written answers await grading** "
+                         f"({', '.join(name for name, _ in waiting)}). The score above counts them as 0 "
+                         "until your instructor has graded them.")
+        if review:
+            notes.append(f"**Not final yet: written answers changed since they were graded, to review** "
+                         f"({', '.join(review)}). The score above counts the grades they had.")
+        for text in notes:
+            cell = new_markdown_cell(text)
             cell.metadata["tags"] = [AWAITING_TAG]
             nb.cells.insert(0, cell)
+        if seconds_late > 0:  # how late, beside the penalty nbgrader's heading shows
+            lost = f": the late penalty takes off {penalty:g} points" if penalty else ""
+            nb.cells.insert(0, new_markdown_cell(f"**Handed in {seconds_late / 3600:.1f} h after the due date**{lost}."))
         return nb, resources
 
 

@@ -1,11 +1,8 @@
 """Due dates and late penalties: each rule takes off what it says, and the due date reaches nbgrader's gradebook."""
-import json
 from datetime import datetime, timezone
 
 import pytest
-from nbgrader.api import Gradebook
-
-from grading.instructor.gradebook import deadlines
+from grading.instructor.gradebook import database, deadlines
 
 DAY = 86400
 
@@ -25,8 +22,8 @@ def test_each_rule_takes_off_what_it_says(rule, seconds_late, expected):
 
 def test_an_unknown_rule_is_refused_before_anything_is_written(tmp_path):
     with pytest.raises(ValueError, match="none, zero, P%/day or P%/hour"):
-        deadlines.record(tmp_path, "02_pooling", "2026-10-05T23:59", "10 percent")
-    assert not (tmp_path / deadlines.FILE).exists()
+        deadlines.record(database.url(tmp_path), "02_pooling", "2026-10-05T23:59", "10 percent")
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_a_due_date_without_an_offset_is_local_time_and_one_with_an_offset_is_exact():
@@ -36,12 +33,15 @@ def test_a_due_date_without_an_offset_is_local_time_and_one_with_an_offset_is_ex
         deadlines.due_date("next friday-ish")
 
 
-def test_recording_keeps_the_rule_per_chapter_and_sets_the_due_date_in_the_gradebook(tmp_path):
-    deadlines.record(tmp_path, "02_pooling", "2026-10-05T23:59+00:00", "10%/day")
-    deadlines.record(tmp_path, "08_positional", "2026-11-02T12:00+00:00")
-    deadlines.record(tmp_path, "02_pooling", rule="zero")  # changes the rule, keeps the date
-    assert json.loads((tmp_path / deadlines.FILE).read_text()) == {
-        "02_pooling": {"due": "2026-10-05T23:59:00+00:00", "penalty": "zero"},
-        "08_positional": {"due": "2026-11-02T12:00:00+00:00"}}
-    with Gradebook(f"sqlite:///{tmp_path / 'gradebook.db'}") as gradebook:
+def test_recording_keeps_the_rule_and_the_due_date_per_chapter_in_the_gradebook(tmp_path, monkeypatch):
+    url = database.url(tmp_path)
+    deadlines.record(url, "02_pooling", "2026-10-05T23:59+00:00", "10%/day")
+    deadlines.record(url, "08_positional", "2026-11-02T12:00+00:00")
+    deadlines.record(url, "02_pooling", rule="zero")  # changes the rule, keeps the date
+    monkeypatch.chdir(tmp_path)  # nothing is read from the current folder
+    with database.opened(url) as gradebook:
         assert gradebook.find_assignment("02_pooling").duedate == datetime(2026, 10, 5, 23, 59)
+        assert gradebook.find_assignment("08_positional").duedate == datetime(2026, 11, 2, 12, 0)
+        rules = {chapter: deadlines.late_rule(gradebook, chapter) for chapter in ("02_pooling", "08_positional")}
+    assert rules == {"02_pooling": "zero", "08_positional": "none"}
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["gradebook.db"]

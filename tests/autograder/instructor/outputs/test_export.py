@@ -50,7 +50,7 @@ def example(name: str, tmp: Path) -> dict:
 
 def read_csv(path: Path) -> dict[str, dict]:
     with path.open() as handle:
-        return {row.get("student_id") or row.get("Student ID") or row["Student"]: row for row in csv.DictReader(handle)}
+        return {row.get("student_id") or row.get("Email address") or row["Student"]: row for row in csv.DictReader(handle)}
 
 
 def feedback(workdir: Path, student: str) -> str:
@@ -82,6 +82,9 @@ def round_trip(tmp_path_factory):
     workdir.mkdir()
     nbgrader("db", "student", "add", "dave", "--first-name=Dave", "--last-name=Lee", "--email=dave@example.org",
              f"--db=sqlite:///{workdir / 'gradebook.db'}")
+    for number, student in enumerate(("alice", "bob"), start=101):  # on the roster: e-mail and Canvas user id
+        nbgrader("db", "student", "add", student, f"--email={student}@example.org", f"--lms-user-id={number}",
+                 f"--db=sqlite:///{workdir / 'gradebook.db'}")
 
     # the instructor's setup cell cannot import matplotlib: the run stops, and nobody is given a score
     broken = tmp / "broken"
@@ -148,10 +151,14 @@ def test_flags_are_kept_in_a_file_the_csv_and_nbgraders_flag(round_trip):
 def test_lms_files_hold_only_final_scores(round_trip):
     first, second = round_trip["first"], round_trip["second"]
     assert list(first["canvas"]["bob"]) == ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", CHAPTER]
-    assert list(first["moodle"]["bob"]) == ["First name", "Last name", "Student ID", "Email address", CHAPTER]
-    assert sorted(first["canvas"]) == sorted(first["moodle"]) == ["bob", "carol"]  # alice pending, dave absent
-    assert first["moodle"]["carol"][CHAPTER] == "0.0"
+    assert list(first["moodle"]["bob@example.org"]) == ["First name", "Last name", "ID number", "Email address",
+                                                        CHAPTER]
+    # alice pending, dave absent, carol (failed, 0) not on the roster: the LMS could not match her
+    assert sorted(first["canvas"]) == ["    Points Possible", "bob"] and list(first["moodle"]) == ["bob@example.org"]
+    assert (first["canvas"]["bob"]["ID"], first["canvas"]["bob"][CHAPTER]) == ("102", "0.0")
     assert second["canvas"]["alice"][CHAPTER] == "20.0"  # 20 + 5 written - 5 late
+    assert any(line.startswith("note: canvas.csv leaves out 1 student(s) without a Canvas user id or SIS id (carol)")
+               for line in first["printed"].splitlines())
 
 
 def test_pending_written_answers_are_said_on_the_feedback_page_and_in_the_summary(round_trip):
@@ -160,8 +167,9 @@ def test_pending_written_answers_are_said_on_the_feedback_page_and_in_the_summar
     assert "5 points of written answers await grading" in first["alice"]
     assert "5 points of written answers await grading" not in second["alice"]
     alice = next(line for line in first["printed"].splitlines() if line.startswith("alice "))
-    assert "20.0 / 25.0" in alice and "5 points of written answers awaiting manual grading" in alice
-    assert "late: -5 points" in alice and "1 awaiting manual grading" in first["printed"]
+    assert "15.0 / 25.0" in alice and "5 points of written answers awaiting manual grading" in alice
+    assert "awaiting manual grading, late by 36.0 h, penalty 5;" in alice  # the CSV's status and score
+    assert "1 awaiting manual grading" in first["printed"]
     assert "awaiting manual grading" not in summary(list(second["outcomes"].values())).splitlines()[1]
 
 
@@ -226,14 +234,15 @@ def test_a_status_names_the_state_lateness_and_penalty():
 
 
 def test_the_lms_files_leave_out_what_is_not_final(tmp_path):
-    rows = [export.Row("123", "Smith", "Al", "al@x.org", 25.0, state=export.GRADED, raw=20.0, score=20.0),
+    rows = [export.Row("al", "Smith", "Al", "al@x.org", 25.0, state=export.GRADED, raw=20.0, score=20.0,
+                       lms={"lms_user_id": "123"}),
             export.Row("bo", None, None, None, 25.0, state=export.AWAITING, raw=20.0, score=20.0),
             export.Row("cy", None, None, None, 25.0)]
     export.write(tmp_path, CHAPTER, datetime(2026, 10, 5), rows)
     canvas, moodle = read_csv(tmp_path / "canvas.csv"), read_csv(tmp_path / "moodle.csv")
-    assert list(canvas) == ["Smith, Al"]
+    assert list(canvas) == ["    Points Possible", "Smith, Al"]
     assert (canvas["Smith, Al"]["ID"], canvas["Smith, Al"][CHAPTER]) == ("123", "20.0")
-    assert list(moodle) == ["123"] and moodle["123"]["Email address"] == "al@x.org"
+    assert list(moodle) == ["al@x.org"] and moodle["al@x.org"][CHAPTER] == "20.0"
     grades = read_csv(tmp_path / "grades.csv")
     assert grades["cy"]["status"] == "not handed in" and grades["cy"]["score"] == ""
 
@@ -245,10 +254,11 @@ def test_the_export_plugin_refuses_a_file_name_for_its_folder():
 
 
 def test_the_summary_counts_pending_written_answers():
-    row = export.Row("a", None, None, None, 25.0, state=export.AWAITING, raw=20.0, awaiting=5.0, penalty=0.0)
+    row = export.Row("a", None, None, None, 25.0, state=export.AWAITING, raw=20.0, awaiting=5.0, penalty=0.0,
+                     score=20.0)
     text = summary([Outcome(Submission("a", []), "graded", row)])
     assert "20.0 / 25.0" in text and "5 points of written answers awaiting manual grading" in text
-    assert text.endswith("1 awaiting manual grading")
+    assert text.endswith("1 awaiting manual grading, 0 to review")
 
 
 class _NoAnswers:
@@ -282,8 +292,8 @@ def test_a_students_cell_cannot_make_the_setup_fail_the_setup_loads_first():
 
 
 def test_a_setup_failure_stops_grading_instead_of_recording_a_failure(tmp_path):
-    workers = types.SimpleNamespace(run=lambda *a, **k: (False, "[ERROR] RuntimeError: setup failed: the setup "
-                                                                "cell raised ImportError: no numpy"))
+    workers = types.SimpleNamespace(autograde=lambda *a, **k: (False, "[ERROR] RuntimeError: setup failed: the "
+                                                                      "setup cell raised ImportError: no numpy"))
     with pytest.raises(GradingError, match="setup failed: the setup cell raised ImportError"):
         _autograde(CHAPTER, "alice", tmp_path, Limits(), workers, salt=0)
 
@@ -299,3 +309,15 @@ def test_a_result_without_gradients_gets_a_short_message_without_paths(monkeypat
         verdict = checker._failure(detached, hidden, "")
         assert verdict.ename == "NoGradient" and ".backward()" in verdict.evalue and ".detach()" in verdict.evalue
         assert "/" not in verdict.evalue and len(verdict.evalue.splitlines()) == 1
+
+
+def test_the_feedback_steps_take_the_html_exporters_configuration_without_a_warning(caplog):
+    from nbconvert.exporters import HTMLExporter
+
+    from grading.instructor.outputs.feedback import AwaitingManualGrades, HideHiddenTests
+
+    exporter = HTMLExporter()  # configures display_data_priority for every step, as in generate_feedback
+    with caplog.at_level("WARNING"):
+        steps = [AwaitingManualGrades(parent=exporter), HideHiddenTests(parent=exporter)]
+    assert all(step.enabled for step in steps)
+    assert "not recognized" not in caplog.text
