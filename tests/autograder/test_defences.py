@@ -6,6 +6,8 @@ tests' seeds, hidden failures that show no values, the wire's Opaque rule, the w
 worker's audit hook, and the checker loading only definitions from the notebook's other cells.
 """
 import _thread
+import html
+import re
 import threading
 
 import nbformat
@@ -105,6 +107,9 @@ def test_the_watcher_sees_forbidden_calls_in_raw_threads_only_with_the_workers_t
 class _NoAnswers:
     deadline = 0.0
 
+    def new_cell(self) -> None:
+        pass
+
 
 @pytest.fixture
 def checker_for(monkeypatch):
@@ -135,6 +140,31 @@ def test_the_salt_makes_hidden_inputs_unpredictable(checker_for):
     visible = checker_for(1)  # the defence's absence: a visible test's inputs are what its seed says
     visible.verdict("import torch\n" + DRAW, "draw")
     assert torch.equal(visible.namespace["x"], torch.rand(4, generator=torch.Generator().manual_seed(7)))
+
+
+@pytest.mark.parametrize("draw", ["import random\nx = random.Random(7).random()\n",
+                                  "import numpy as np\nx = float(np.random.RandomState(7).rand())\n",
+                                  "import numpy as np\nx = float(np.random.default_rng(7).random())\n"],
+                         ids=["random.Random", "RandomState", "default_rng"])
+def test_the_salt_reaches_every_random_source_a_hidden_test_seeds(checker_for, draw):
+    def hidden_input(salt: int) -> float:
+        checker = checker_for(salt)
+        assert checker.verdict(_hidden(draw), "draw").passed
+        return checker.namespace["x"]
+
+    visible = checker_for(1)
+    visible.verdict("import torch\n" + draw, "draw")
+    assert hidden_input(1) == hidden_input(1) != hidden_input(2)
+    assert hidden_input(1) != visible.namespace["x"]  # what the seed alone says
+
+
+def test_student_text_in_the_grading_report_is_shown_as_text():
+    from grading.instructor.verdicts.preprocessor import as_markdown_text
+
+    note = "ffnn did not run: ValueError: <style>h1 {display: none}</style> **10/10** [me](javascript:x)\n# Score"
+    shown = as_markdown_text(note)
+    assert "<" not in shown and "\n" not in shown and "](" not in shown and "**" not in shown
+    assert html.unescape(re.sub(r"\\(.)", r"\1", shown)) == " ".join(note.split())  # every character, as text
 
 
 FAILING_CHECK = ("print('expected values: 0.3141')\n"

@@ -150,7 +150,8 @@ class _Salted(ast.NodeTransformer):
         self.generic_visit(node)
         name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", None)
         if (name in _SEEDING and isinstance(node.func, ast.Attribute) or name in _SEEDED) and node.args:
-            node.args[0] = ast.Call(ast.Name("__salted__", ast.Load()), [node.args[0]], [])
+            bits = [ast.Constant(32)] if name == "RandomState" else []  # NumPy's legacy seeds have 32 bits
+            node.args[0] = ast.Call(ast.Name("__salted__", ast.Load()), [node.args[0], *bits], [])
         return node
 
 
@@ -185,8 +186,8 @@ class Checker:
         checks._stdout = self.output
         self.namespace: dict = {"__name__": "__main__", "__salted__": self._salted}
 
-    def _salted(self, seed) -> int:
-        return (int(seed) * 0x9E3779B97F4A7C15 + self.salt) % 2**62
+    def _salted(self, seed, bits: int = 62) -> int:
+        return (int(seed) * 0x9E3779B97F4A7C15 + self.salt) % 2**62 % 2**bits
 
     def _run(self, code, deadline_s: float) -> None:
         self.answers.deadline = time.monotonic() + deadline_s

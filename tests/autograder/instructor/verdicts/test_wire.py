@@ -10,7 +10,7 @@ import threading
 import pytest
 import torch
 
-from grading.instructor.verdicts.wire import Opaque, Peer, PipeClosed, RemoteError
+from grading.instructor.verdicts.wire import ChangedInPlace, Opaque, Peer, PipeClosed, RemoteError
 
 
 class _Answering(Peer):
@@ -152,3 +152,21 @@ def test_lists_and_dicts_changed_in_place_change_on_the_callers_side_too(far):
     ids, table, kept = [1, 2], {"old": 0}, [7]
     assert far.call("append", (ids, table), {}) == 3 and far.call("append", (kept, {}), {}) == 2
     assert ids == [1, 2, 99] and table == {"old": 0, "new": [1]} and kept == [7, 99]
+
+
+def poison(x, ids):
+    x.fill_(float("nan"))
+    return x
+
+
+@pytest.mark.parametrize("far", [{"poison": poison, "append": append_in_place}], indirect=True)
+def test_the_checker_keeps_its_arguments_and_hears_of_an_in_place_change(far):
+    """The checker's side (mirrors_changes=False): its tensors and lists stay as the test made them, so the
+    oracles that read them afterwards compute from pristine inputs; the call fails instead."""
+    far.mirrors_changes = False
+    x, ids, table = torch.ones(3), [1, 2], {}
+    with pytest.raises(ChangedInPlace):
+        far.call("poison", (x, ids), {})
+    with pytest.raises(ChangedInPlace):
+        far.call("append", (ids, table), {})
+    assert x.tolist() == [1.0, 1.0, 1.0] and ids == [1, 2] and table == {}

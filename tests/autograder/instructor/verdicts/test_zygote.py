@@ -109,6 +109,10 @@ def fill_tmp(megabytes):
 def spin():
     while True:
         pass
+def cpu_limit():
+    import resource
+    used = resource.getrusage(resource.RUSAGE_SELF)
+    return resource.getrlimit(resource.RLIMIT_CPU)[0] - (used.ru_utime + used.ru_stime)
 def host_environment():
     try:  # the sandbox's init: another user namespace's process, whose environment holds nothing of the host's
         environment = open("/proc/1/environ", "rb").read().decode()
@@ -154,6 +158,7 @@ def test_forbidden_calls_are_trapped_whatever_route_and_the_cell_limit_is_cpu_ti
             with pytest.raises(RemoteError, match="torch.lerp") as caught:
                 answers.call(f"lerp_through_{route}", (torch.zeros(2), torch.ones(2), torch.ones(2)), {})
             assert caught.value.kind == "Forbidden"
+        assert 0 < answers.call("cpu_limit", (), {}) <= 2  # the cell's second of CPU time, rounded up
         answers.deadline = time.monotonic() + 300  # the wall clock would wait far longer
         with pytest.raises(AnswerTimeout) as stopped:
             answers.call("spin", (), {})
