@@ -146,3 +146,27 @@ def test_an_exception_names_the_call_and_the_students_line_and_a_shortcut_its_ro
     assert text.startswith("lstm_step used torch.lstm_cell (through your _cell)"), text  # its own first check
     assert text.endswith("Hint: lstm_encode builds on your lstm_step, which fails its own tests above: fix lstm_step "
                          "first, then run this test again")
+
+
+ADDITIVE_MASK = '''
+def attention_heads(q, k, v, in_proj_weight, in_proj_bias, out_proj_weight, out_proj_bias, num_heads, key_mask=None,
+                    causal=False):
+    B, Lq, D = q.shape
+    size = D // num_heads
+    W, b = in_proj_weight.chunk(3), in_proj_bias.chunk(3)
+    def heads(x, i):
+        return (x @ W[i].T + b[i]).view(B, x.shape[1], num_heads, size).transpose(1, 2)
+    scores = heads(q, 0) @ heads(k, 1).transpose(-1, -2) / size ** 0.5
+    if key_mask is not None:  # a large finite number for minus infinity
+        scores = scores + (~key_mask[:, None, None, :]) * -1e9
+    if causal:
+        scores = scores + torch.ones(Lq, k.shape[1]).triu(1) * -1e9
+    out = scores.softmax(-1) @ heads(v, 2)
+    return out.transpose(1, 2).reshape(B, Lq, D) @ out_proj_weight.T + out_proj_bias
+'''
+
+
+def test_a_finite_mask_constant_does_not_pass_for_minus_infinity():
+    result = checker.check("12_transformer", notebook("12_transformer", {"attention_heads": ADDITIVE_MASK}), cell_s=30)
+    assert "test_attention_heads_cross" in failing(result)
+    assert "test_attention_heads_example" not in failing(result)  # right wherever the padding holds no extremes
