@@ -15,7 +15,10 @@ everything as it is):
   move into boxes: collapsed for the rules, titled for each question; the empty answer cells go;
 - markdown cells tagged ``algorithm`` (a bold title line, then the steps) become pseudocode boxes;
 - the Sources section links every work it names to its entry on the Sources page (book/references.bib);
-- cells tagged ``remove-input`` lose their code (chapter 06's given LSTM is chapter 05's answer).
+- cells tagged ``remove-input`` lose their code (chapter 06's given LSTM is chapter 05's answer);
+- the grading plumbing goes: the set-up cell (it imports the test helpers and sets ``RUN_SLOW_DEMOS``)
+  is removed, the demos lose their ``if RUN_SLOW_DEMOS: ... else: print("Skipped ...")`` guard (the
+  page shows them run), and visible-test cells that follow one another become one collapsed cell.
 
 Figures are drawn at twice the resolution (``retina``): sharp on phones and high-density screens.
 
@@ -55,6 +58,8 @@ ALGORITHM_TITLE = re.compile(r"\A\*\*(.+?)\*\*\s*\n")
 SOURCES = "## Sources"
 ITALIC = re.compile(r"\*([^*\n][^*]*?)\*")
 OVERWRITTEN = re.compile(r"[^\n]*\r(?!\n)")  # a line's text up to its last carriage return (not a \r\n line end)
+SET_UP = re.compile(r"^RUN_SLOW_DEMOS = ", re.M)  # the set-up cell defines the demos' guard
+GUARD = "RUN_SLOW_DEMOS"
 
 
 def _fingerprint(notebook: Path) -> str:
@@ -229,6 +234,56 @@ def show_diagrams_as_files(cell: nbformat.NotebookNode) -> None:
     cell.pop("attachments", None)
 
 
+def _block_end(lines: list[str], start: int) -> int:
+    """The index after the indented block that follows the column-0 line ``lines[start]``."""
+    end = start + 1
+    while end < len(lines) and (not lines[end].strip() or lines[end][0] in " \t"):
+        end += 1
+    while end > start + 1 and not lines[end - 1].strip():
+        end -= 1  # blank lines after the block belong to what follows
+    return end
+
+
+def unguarded(source: str) -> str:
+    """A demo cell without its grading guard: the code that runs on the page, as it ran.
+
+    ``if RUN_SLOW_DEMOS:`` loses its line, its block is dedented and its ``else:`` (the "Skipped while
+    grading" message) goes; ``elif RUN_SLOW_DEMOS:`` becomes the last branch (``else:``); ``RUN_SLOW_DEMOS and``
+    in a condition goes (the page's run had it true).
+    """
+    lines = source.replace(f"{GUARD} and ", "").split("\n")
+    kept, n = [], 0
+    while n < len(lines):
+        line = lines[n]
+        if line.rstrip() in (f"if {GUARD}:", f"elif {GUARD}:"):
+            end = _block_end(lines, n)
+            if line.startswith("if"):
+                kept += [body[4:] if body.startswith("    ") else body for body in lines[n + 1:end]]
+            else:
+                kept += ["else:", *lines[n + 1:end]]
+            n = end
+            if n < len(lines) and lines[n].rstrip() == "else:":
+                n = _block_end(lines, n)  # the branch taken only while grading
+            continue
+        kept.append(line)
+        n += 1
+    return "\n".join(kept)
+
+
+def _joined_tests(cells: list) -> list:
+    """The cells with each run of consecutive visible-test cells as one cell: one toggle, not two to four."""
+    joined = []
+    for cell in cells:
+        previous = joined[-1] if joined else None
+        if "hide-cell" in cell.metadata.get("tags", ()) and previous is not None \
+                and "hide-cell" in previous.metadata.get("tags", ()):
+            previous.source += "\n\n" + cell.source
+            previous.outputs = merged_streams(previous.outputs + cell.outputs)
+        else:
+            joined.append(cell)
+    return joined
+
+
 def page(notebook: Path) -> nbformat.NotebookNode:
     """The executed notebook as a reader sees it: no solutions or hidden tests, tests collapsed, notes boxed."""
     nb = executed(notebook)
@@ -245,14 +300,18 @@ def page(notebook: Path) -> nbformat.NotebookNode:
         if cell.cell_type == "markdown":
             show_diagrams_as_files(cell)
             cell.source = reader_markdown(cell, references)
+        elif SET_UP.search(cell.source):
+            continue  # the grading set-up: test helpers and the demos' guard
         elif grading.get("grade"):
             tags.append("hide-cell")  # a visible-test cell
+        elif GUARD in cell.source:
+            cell.source = unguarded(cell.source)
         if "remove-input" in tags:  # e.g. an earlier chapter's answers, given as a tool
             cell.source = ""
         if "outputs" in cell:
             cell.outputs = merged_streams(cell.outputs)
         cells.append(cell)
-    nb.cells = cells
+    nb.cells = _joined_tests(cells)
     nb.metadata.pop("widgets", None)
     return nb
 

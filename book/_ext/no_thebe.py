@@ -3,8 +3,11 @@
 Jupyter Book always loads sphinx-thebe, which runs code on a remote Jupyter server fetched
 from a CDN; that cannot work offline, and its inline script lands on every page twice (a
 JavaScript error). Readers run the notebooks through the launch buttons instead, so this
-removes thebe's scripts from every page.
+removes thebe's scripts from every page, and the configuration it writes into each page's text.
 """
+import re
+
+THEBE_CONFIG = re.compile(r'\s*<script type="text/x-thebe-config">.*?</script>\s*<script>kernelName = [^<]*</script>', re.S)
 
 
 def drop_thebe_scripts(app, pagename, templatename, context, doctree) -> None:
@@ -12,6 +15,8 @@ def drop_thebe_scripts(app, pagename, templatename, context, doctree) -> None:
         script for script in context.get("script_files", [])
         if "thebe" not in str(script).lower() and "THEBE" not in getattr(script, "attributes", {}).get("body", "")
     ]
+    if "body" in context:
+        context["body"] = THEBE_CONFIG.sub("", context["body"])
 
 
 def setup(app):

@@ -9,8 +9,14 @@ buttons at a copy of that notebook, which it puts into the built site at the sam
 A student notebook that gives an earlier chapter's answers as a tool (chapter 06 gives chapter
 05's LSTM) is held back as the student release holds it back (grading.instructor.release.student):
 until those answers are released (autograder/student_release.json), its page has no download or
-launch button and the site holds no copy of it, since the website is public.
+launch button and the site holds no copy of it, since the website is public; the page says so, and
+when the notebook will come (once the answers it shows are released, after their deadline).
+
+Until ``repository.url`` in _config.yml names the course's student repository (it names the
+placeholder ``your-org`` as shipped), no page has a repository or launch button, which would open
+nothing, and the build says what to configure (on its error output, without failing ``-W``).
 """
+import sys
 from functools import cache
 import shutil
 from pathlib import Path
@@ -18,28 +24,50 @@ from urllib.parse import quote, quote_plus
 
 PAGES = "book/chapters/"
 DOWNLOADS = ("download-notebook-button", "download-source-button")
+PLACEHOLDER = "https://github.com/your-org/"  # repository.url as shipped: no student repository yet
+UNCONFIGURED = ("no student repository is configured: the website has no GitHub, Binder or Colab button, and the "
+                "notebooks' install cell (for Colab) installs from nowhere. Set repository.url in _config.yml to the "
+                "student repository (book/instructors.md), then run `make release` and build again.")
+HELD_BACK = ("\n<div class=\"admonition note held-back\">\n<p class=\"admonition-title\">The exercise notebook comes later"
+             "</p>\n<p>This chapter's exercise notebook gives the answers of chapter {chapters} as tools, so it is "
+             "published once those answers are, after that chapter's deadline; your instructor announces it. "
+             "Until then, read the chapter here.</p>\n</div>\n")
 
 
 @cache
-def held_back() -> frozenset[str]:
-    """Chapters whose student notebook shows answers not yet released."""
+def held_back() -> dict[str, list[str]]:
+    """Chapters whose student notebook shows answers not yet released, with the chapters whose answers it shows."""
     from grading.instructor.release.student import configured_answers
     from grading.instructor.release.student import held_back as held
 
-    return frozenset(held(set(configured_answers())))
+    return held(set(configured_answers()))
 
 
-def _without_notebook_buttons(buttons: list) -> list:
+def configured(app) -> bool:
+    url = (app.config.html_theme_options or {}).get("repository_url", "")
+    return bool(url) and not url.startswith(PLACEHOLDER)
+
+
+def _without(buttons: list, dropped) -> list:
+    """The buttons, in their groups, but those for which ``dropped(button)`` is true; a group left empty goes."""
     kept = []
     for button in buttons:
-        if button.get("label") in DOWNLOADS or button.get("url", "").startswith("http"):
+        if dropped(button):
             continue
         if "buttons" in button:
-            button["buttons"] = _without_notebook_buttons(button["buttons"])
+            button["buttons"] = _without(button["buttons"], dropped)
             if not button["buttons"]:
                 continue
         kept.append(button)
     return kept
+
+
+def _link(button) -> bool:  # a launch button or a link to the repository
+    return button.get("url", "").startswith("http")
+
+
+def _notebook(button) -> bool:
+    return button.get("label") in DOWNLOADS or _link(button)
 
 
 def student_notebook(pagename: str) -> str:
@@ -72,13 +100,19 @@ def _deduplicated(buttons: list) -> list:
 
 
 def retarget_buttons(app, pagename, templatename, context, doctree) -> None:
-    if pagename.startswith(PAGES) and pagename.removeprefix(PAGES) in held_back():
-        context["header_buttons"] = _without_notebook_buttons(context.get("header_buttons", []))
+    chapter = pagename.removeprefix(PAGES)
+    buttons = context.get("header_buttons", [])
+    if not configured(app):
+        buttons = _without(buttons, _link)
+    if pagename.startswith(PAGES) and chapter in held_back():
+        buttons = _without(buttons, _notebook)
+        shown = " and ".join(other[:2] for other in held_back()[chapter])
+        context["body"] = HELD_BACK.format(chapters=shown) + context.get("body", "")
     elif pagename.startswith(PAGES):
         student = student_notebook(pagename)
-        buttons = context.get("header_buttons", [])
         _retarget(buttons, f"{pagename}.ipynb", student, context["pathto"](student, 1))
-        context["header_buttons"] = _deduplicated(buttons)
+        buttons = _deduplicated(buttons)
+    context["header_buttons"] = buttons
 
 
 def copy_student_notebooks(app, exception) -> None:
@@ -93,7 +127,13 @@ def copy_student_notebooks(app, exception) -> None:
             shutil.copy2(Path(app.srcdir) / student, target)
 
 
+def warn_unconfigured(app) -> None:
+    if app.builder.format == "html" and not configured(app):
+        print(f"warning: {UNCONFIGURED}", file=sys.stderr)
+
+
 def setup(app):
+    app.connect("builder-inited", warn_unconfigured)
     app.connect("html-page-context", retarget_buttons, priority=600)  # after the theme's 501
     app.connect("build-finished", copy_student_notebooks)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

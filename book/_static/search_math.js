@@ -1,6 +1,8 @@
 /* Search results quote a snippet of each page's text, where formulas are still TeX source
    ("\mathbf{e}_{i,d}"). Before Sphinx's search (searchtools.js) cuts a snippet, this writes every
-   formula of the page as plain text ("e_i,d"), so a reader sees no markup. */
+   formula of the page as plain text ("e_i,d"), so a reader sees no markup, and leaves out what is
+   not the page's text: its header and its list of sections (where the searched word is often first). */
+const NOT_TEXT = ".bd-header-article, .bd-sidebar-secondary, .prev-next-area, .bd-footer-article, nav";
 const PLAIN_TEX = {
   alpha: "α", beta: "β", gamma: "γ", delta: "δ", epsilon: "ε", varepsilon: "ε", eta: "η", theta: "θ",
   lambda: "λ", mu: "μ", pi: "π", rho: "ρ", sigma: "σ", tau: "τ", phi: "φ", psi: "ψ", omega: "ω",
@@ -28,6 +30,7 @@ document.addEventListener("DOMContentLoaded", () => {
   const htmlToText = Search.htmlToText;
   Search.htmlToText = (html, anchor) => {
     const page = new DOMParser().parseFromString(html, "text/html");
+    page.querySelectorAll(NOT_TEXT).forEach((part) => part.remove());
     page.querySelectorAll(".math").forEach((formula) => { formula.textContent = plainMath(formula.textContent); });
     return htmlToText(page.documentElement.outerHTML, anchor);
   };

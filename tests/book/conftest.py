@@ -1,5 +1,6 @@
 """One real build of the website, shared by the static checks and the browser tests."""
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -10,6 +11,8 @@ from grading.instructor.course import REPO, SOLUTIONS, chapters
 from tests.book.pages import make_pages
 
 BIN = Path(sys.executable).parent
+BUILD_OUTPUT = "build-output.txt"  # beside _build/: what the build printed
+STUDENT_REPOSITORY = "https://github.com/example-university/seqmodels-course-students"
 
 
 def build(out: Path, config: Path = REPO / "_config.yml") -> Path:
@@ -17,6 +20,7 @@ def build(out: Path, config: Path = REPO / "_config.yml") -> Path:
     done = subprocess.run([BIN / "jupyter-book", "build", ".", "--warningiserror", "--path-output", out,
                            "--config", config], cwd=REPO, capture_output=True, text=True)
     assert done.returncode == 0, f"jupyter-book build failed:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+    (out / BUILD_OUTPUT).write_text(done.stdout + done.stderr)
     return out / "_build" / "html"
 
 
@@ -47,14 +51,27 @@ def site(request, tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="session")
-def site_with_hub(pages_made, tmp_path_factory) -> Path:
-    """The site built as the publishing workflow builds it when the repository names a JupyterHub."""
+def configured_site(pages_made, tmp_path_factory) -> Path:
+    """The site built as the publishing workflow builds it: with the student repository and a JupyterHub."""
     text = (REPO / "_config.yml").read_text()
     assert 'jupyterhub_url: ""' in text, "the course's configuration should leave the hub unset"
+    shipped = re.search(r"^repository:\n  url: (\S+)", text, re.M).group(1)
+    assert "/your-org/" in shipped, "the course's configuration should name no student repository"
     # Beside _config.yml, whose paths are relative to its folder; a dot file is no page of the book.
-    config = REPO / f".hub-config-{os.getpid()}.yml"
-    config.write_text(text.replace('jupyterhub_url: ""', 'jupyterhub_url: "https://hub.example.org"'))
+    config = REPO / f".configured-{os.getpid()}.yml"
+    config.write_text(text.replace('jupyterhub_url: ""', 'jupyterhub_url: "https://hub.example.org"')
+                      .replace(f"  url: {shipped}", f"  url: {STUDENT_REPOSITORY}"))
     try:
-        return build(tmp_path_factory.mktemp("site-with-hub"), config)
+        return build(tmp_path_factory.mktemp("configured-site"), config)
     finally:
         config.unlink()
+
+
+def pytest_terminal_summary(terminalreporter) -> None:
+    """The moderate and minor accessibility violations that the browser tests found (they fail on worse)."""
+    from tests.book.accessibility import NOTES
+
+    if NOTES:
+        terminalreporter.section("accessibility: moderate and minor violations (axe-core)")
+        for line in sorted(set(NOTES)):
+            terminalreporter.write_line(line)

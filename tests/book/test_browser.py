@@ -6,25 +6,35 @@ cells collapsed, search snippets without TeX, and a clean console. A screenshot 
 each width is kept in _build/test-artifacts/screenshots/.
 """
 import functools
+import html
 import os
 import re
 import shutil
 import threading
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import unquote, urlsplit
 
 import pytest
 
 from grading.instructor.course import REPO, chapters
+from tests.book.accessibility import accessibility_problems
+from tests.book.site_pages import diagram_label_units, toc_pages
 
 SCREENSHOTS = REPO / "_build" / "test-artifacts" / "screenshots"
 CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-sync",
                   "--disable-background-networking", "--disable-component-update"]
-PAGES = ["book/intro", "book/students", "book/instructors", "book/bibliography", "book/notation", "book/api",
-         *[f"book/chapters/{c}" for c in chapters()]]
+PAGES = toc_pages()
 VIEWPORTS = {"phone": {"width": 390, "height": 844}, "laptop": {"width": 1366, "height": 900}}
+FIXED_BYTES = 600_000  # what every page loads besides its own HTML, figures and maths: theme, icons, scripts
+PAGE_BYTES = 2_000_000  # the heaviest chapter, MathJax and figures included
+CODE_SCROLLING = 0.05  # the share of code and output blocks that may scroll sideways at 1366 px
+SMALLEST_LABEL_PX = 10  # a diagram's smallest label, on a phone once tapped
 # TeX that MathJax should have typeset: a command, display dollars, \( or \[, or $...$ around a formula.
 RAW_TEX = re.compile(r"\\[A-Za-z]{2,}|\$\$|\\[(\[]|\$[^$\s][^$\n]{0,80}\$")
 # The reader's text: what is on screen, less code (where a backslash is Python) and typeset math.
+# The notebooks' grading set-up and demo guards, which the page leaves out (book/make_pages.py).
+PLUMBING = ["RUN_SLOW_DEMOS", "NBGRADER_EXECUTION", "grading.student.checks", "Skipped while grading"]
+SCROLLING = "main pre, main mjx-container[display='true'], main table.table"  # blocks that may scroll sideways
 READER_TEXT = """(root) => { const copy = root.cloneNode(true);
   copy.querySelectorAll('pre, code, mjx-container, script, style, details:not([open]) > :not(summary)')
       .forEach(e => e.remove());
@@ -77,6 +87,8 @@ def page(request, browser, server):
     tab.on("response", lambda r: r.status >= 400 and tab.problems.append(f"HTTP {r.status}: {r.url}"))
     tab.on("request", lambda r: r.url.startswith(server) or r.url.startswith("data:")
            or tab.problems.append(f"request off the machine: {r.url}"))
+    tab.loaded = []  # the files the page loaded, for its weight
+    tab.on("requestfinished", lambda r: r.url.startswith(server) and tab.loaded.append(r.url.removeprefix(server)))
     yield tab
     context.close()
 
@@ -100,7 +112,7 @@ def open_page(page, server, name: str) -> None:
 
 
 @pytest.mark.parametrize("name", PAGES)
-def test_page_renders_completely_offline_and_fits_the_screen(page, server, name):
+def test_page_renders_completely_offline_and_fits_the_screen(page, server, site, name):
     open_page(page, server, name)
     heading = page.locator("main h1 >> visible=true").first
     assert heading.is_visible() and heading.inner_text().strip(), f"{name}: blank page (no visible title)"
@@ -123,6 +135,14 @@ def test_page_renders_completely_offline_and_fits_the_screen(page, server, name)
         sizes = page.evaluate("() => [...document.querySelectorAll('main .cell_output img')].map(i => i.naturalWidth)")
         assert sizes and all(width > 100 for width in sizes), f"{name}: figures missing or empty: {sizes}"
 
+    check_figures_keep_their_shape(page, name)
+    check_code_fits(page, name)
+    if page.screen == "phone":
+        check_diagrams_read_once_tapped(page, name, site)
+    else:
+        check_page_weight(page, name, site)
+        check_accessibility(page, name)
+
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=SCREENSHOTS / f"{name.replace('/', '__')}-{page.screen}.png", full_page=True)
     assert not page.problems, f"{name}: " + "; ".join(page.problems)
@@ -135,6 +155,74 @@ def test_page_renders_completely_offline_and_fits_the_screen(page, server, name)
         pytest.fail(f"{name} is {width} px wide on a {screen} px screen: it scrolls sideways ({wide})")
 
 
+def check_figures_keep_their_shape(page, name: str) -> None:
+    """Every image is shown at its own aspect ratio (within 2 %), however narrow the screen makes it."""
+    shown = page.evaluate("""() => [...document.querySelectorAll('main img')]
+        .filter(i => i.naturalWidth && i.getBoundingClientRect().width > 0)
+        .map(i => [i.src.split('/').pop(), i.getBoundingClientRect().width, i.getBoundingClientRect().height,
+                   i.naturalWidth, i.naturalHeight])""")
+    bent = [f"{src} {w:.0f}x{h:.0f} (its own {nw}x{nh})" for src, w, h, nw, nh in shown
+            if abs((w / h) / (nw / nh) - 1) > 0.02]
+    assert not bent, f"{name} on a {page.screen}: figures drawn out of shape: {bent[:4]} ({len(bent)} of {len(shown)})"
+
+
+def check_code_fits(page, name: str) -> None:
+    """At 1366 px nearly every code and output block fits its box; where one scrolls (or an equation does),
+    its edge says so: a fade where it goes on (book/_static/reader.js), as scroll bars are hidden on phones."""
+    blocks = page.evaluate(f"""() => [...document.querySelectorAll("{SCROLLING}")]
+        .filter(e => e.getBoundingClientRect().width > 0)
+        .map(e => [e.tagName, e.scrollWidth > e.clientWidth + 1, getComputedStyle(e).maskImage
+                   || getComputedStyle(e).webkitMaskImage, (e.textContent || '').trim().slice(0, 50)])""")
+    scrolling = [block for block in blocks if block[1]]
+    unmarked = [text for tag, _, mask, text in scrolling if not mask or mask == "none"]
+    assert not unmarked, f"{name} on a {page.screen}: blocks scroll sideways with no sign of it: {unmarked[:3]}"
+    if page.screen == "laptop":
+        code = [block for block in blocks if block[0] == "PRE"]
+        wide = [text for tag, scrolls, _, text in code if scrolls]
+        assert len(wide) <= CODE_SCROLLING * len(code), \
+            f"{name}: {len(wide)} of {len(code)} code blocks scroll sideways at 1366 px: {wide[:3]}"
+
+
+def check_diagrams_read_once_tapped(page, name: str, site) -> None:
+    """On a phone a diagram shrinks with the screen; a tap shows it large enough that no label is smaller
+    than 10 px (its SVG's smallest font size, scaled as the image is shown); another tap shrinks it."""
+    diagrams = page.locator("main article.bd-article img[src$='.svg']")
+    for n in range(diagrams.count()):
+        diagram = diagrams.nth(n)
+        src = diagram.evaluate("i => new URL(i.src).pathname")
+        smallest, view_width = diagram_label_units(site / unquote(src).lstrip("/"))
+        diagram.scroll_into_view_if_needed()
+        diagram.click()
+        try:
+            page.wait_for_function("i => i.getAttribute('aria-expanded') === 'true'", arg=diagram.element_handle(),
+                                   timeout=5000)
+        except pytest.importorskip("playwright.sync_api").TimeoutError:
+            pass  # measured as it is
+        width = diagram.evaluate("i => i.getBoundingClientRect().width")
+        label = smallest * width / view_width
+        assert label >= SMALLEST_LABEL_PX, f"{name}: {src}'s smallest label is {label:.1f} px on a phone once tapped"
+        diagram.click()
+
+
+def check_page_weight(page, name: str, site) -> None:
+    """The bytes a page loads, from the browser's own list of what it fetched (the files as served)."""
+    sizes = {url: (site / unquote(urlsplit(url).path).lstrip("/")).stat().st_size for url in set(page.loaded)}
+    mathjax = [url for url in sizes if "/_static/mathjax/" in url]
+    fixed = sum(size for url, size in sizes.items() if url.startswith("/_static/") and url not in mathjax)
+    assert fixed <= FIXED_BYTES, f"{name}: its theme, icons and scripts weigh {fixed:,} bytes: " + ", ".join(
+        f"{url.split('?')[0]} {size:,}" for url, size in sorted(sizes.items(), key=lambda s: -s[1])[:6])
+    total = sum(sizes.values())
+    assert total <= PAGE_BYTES, f"{name} weighs {total:,} bytes ({len(sizes)} files)"
+    if not page.locator("main .math").count():
+        assert not mathjax, f"{name} has no formula but loads MathJax: {mathjax[:2]}"
+
+
+def check_accessibility(page, name: str) -> None:
+    """axe-core on the page in light and in dark mode: no critical or serious violation (the rest are listed)."""
+    problems = accessibility_problems(page, name)
+    assert not problems, f"{name}: accessibility violations (axe-core):\n" + "\n".join(problems)
+
+
 @pytest.mark.parametrize("chapter", chapters())
 def test_visible_tests_are_collapsed_but_one_tap_away(page, server, chapter):
     page.goto(f"{server}/book/chapters/{chapter}.html", wait_until="networkidle")
@@ -145,6 +233,15 @@ def test_visible_tests_are_collapsed_but_one_tap_away(page, server, chapter):
     assert toggles.count() >= 3, f"{chapter}: the visible tests are not there to open ({toggles.count()} toggles)"
     toggles.first.click()
     assert "call(" in page.locator("main").inner_text(), f"{chapter}: opening a test cell shows no test"
+    names = toggles.evaluate_all("ts => ts.map(t => t.getAttribute('aria-label') || t.innerText.trim())")
+    unnamed = [name for name in names if "visible tests" not in name]
+    assert not unnamed, f"{chapter}: toggles whose name does not say what they open: {unnamed[:2]}"
+    in_a_row = page.evaluate("""() => [...document.querySelectorAll('main div.cell.tag_hide-cell')]
+        .filter(c => c.nextElementSibling && c.nextElementSibling.matches('div.cell.tag_hide-cell')).length""")
+    assert not in_a_row, f"{chapter}: {in_a_row} visible-test toggles follow another (one toggle for a run of tests)"
+    code = " ".join(page.locator("main .cell_input").all_text_contents())
+    plumbing = [word for word in PLUMBING if word in text + code]
+    assert not plumbing, f"{chapter}: the grading plumbing shows on the page: {plumbing}"
 
 
 def test_the_menu_button_opens_the_chapter_list(page, server):
@@ -186,18 +283,27 @@ def test_the_contents_button_opens_the_sections_of_a_chapter(page, server):
     assert on_screen(section), f"{page.screen}: the chapter's contents are not on the screen"
     section.click()
     page.wait_for_function("() => location.hash.length > 1")
+    if page.screen == "phone":
+        page.wait_for_timeout(500)  # the sidebar slides out
+        assert not on_screen(section), "the chapter's contents stay open over the text after a tap on a section"
     assert not page.problems, "; ".join(page.problems)
 
 
-def test_search_finds_a_chapter_and_quotes_it_without_tex(page, server):
+def test_search_finds_a_chapter_and_quotes_it_without_tex(page, server, site):
     page.goto(f"{server}/search.html?q=softmax", wait_until="networkidle")
     results = page.locator("#search-results li a")
     results.first.wait_for(timeout=15000)
     targets = [results.nth(i).get_attribute("href") for i in range(results.count())]
     assert any("chapters/02_pooling" in t for t in targets), f"searching 'softmax' found {targets}"
+    assert "chapters/" in targets[0], f"a chapter should come first, not {targets[0]} ({targets[:4]})"
     page.wait_for_function("() => document.querySelectorAll('#search-results li p.context').length >= 3",
                            timeout=15000)
     snippets = page.locator("#search-results li p.context").all_inner_texts()
     raw = [s for s in snippets if RAW_TEX.search(s)]
     assert not raw, f"search snippets show TeX source: {raw[:2]}"
+    chapter = page.locator("#search-results li", has=page.locator("a[href*='chapters/02_pooling']")).first
+    quoted = " ".join(chapter.locator("p.context").inner_text().strip(". \n").split())
+    contents = html.unescape(re.sub(r"<[^>]+>", " ", re.search(r'<nav class="bd-toc-nav page-toc".*?</nav>', (
+        site / "book" / "chapters" / "02_pooling.html").read_text(), re.S).group(0)))
+    assert quoted[:40] not in " ".join(contents.split()), f"the snippet quotes the list of sections: {quoted!r}"
     assert not page.problems, "; ".join(page.problems)

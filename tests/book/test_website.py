@@ -12,6 +12,7 @@ import pytest
 from grading.instructor.course import NOTEBOOKS, REPO, chapters
 from grading.instructor.release.notebooks import leaked, secret_lines
 from grading.instructor.release.student import configured_answers, held_back
+from tests.book.conftest import BUILD_OUTPUT, STUDENT_REPOSITORY
 
 PAGES = ["index.html", "book/intro.html", "book/students.html", "book/instructors.html", "book/bibliography.html",
          "book/notation.html", "book/api.html", *[f"book/chapters/{c}.html" for c in chapters()]]
@@ -101,31 +102,49 @@ def test_pages_load_no_script_style_font_or_image_from_the_network(site):
             if tag != "a" and urlsplit(target).scheme in {"http", "https"} or (tag != "a" and target.startswith("//")):
                 remote.append(f"{page.relative_to(site)}: <{tag} {attribute}={target}>")
     assert not remote, "the site would need the network:\n" + "\n".join(remote[:20])
-    assert (site / "_static" / "mathjax" / "tex-chtml.js").is_file(), "MathJax is not bundled"
+    assert (site / "_static" / "mathjax" / "startup.js").is_file(), "MathJax is not bundled"
     assert list((site / "_static" / "mathjax" / "output" / "chtml" / "fonts" / "woff-v2").glob("*.woff"))
 
 
+LAUNCH = re.compile(r'href="[^"]*(github\.com|mybinder\.org|colab\.research|/hub/user-redirect)[^"]*"')
+
+
+def test_without_a_student_repository_the_site_has_no_button_that_opens_nothing(site):
+    pages = [site / "book" / "chapters" / f"{chapter}.html" for chapter in chapters()] + [site / "book" / "intro.html"]
+    for page in pages:
+        buttons = LAUNCH.findall(page.read_text().split('<article class="bd-article"')[0])
+        assert not buttons, f"{page.name}: a GitHub, Binder or Colab button although no repository is configured"
+    output = site.parent.parent / BUILD_OUTPUT
+    if output.is_file():  # built by the tests (not BOOK_SITE)
+        assert "no student repository is configured" in output.read_text() and "repository.url" in output.read_text()
+
+
 @pytest.mark.parametrize("chapter", chapters())
-def test_launch_buttons_open_the_student_notebook(site, chapter):
+def test_launch_buttons_open_the_student_notebook(configured_site, chapter):
+    site = configured_site
     page = (site / "book" / "chapters" / f"{chapter}.html").read_text()
     student = f"notebooks/{chapter}/{chapter}.ipynb"
     assert (REPO / student).is_file() and (NOTEBOOKS / chapter).is_dir()
     if chapter in held_back_chapters():  # its notebook gives answers not yet released
         assert not re.findall(r'href="[^"]*(mybinder\.org|colab\.research|\.ipynb)[^"]*"', page), "a notebook button"
         assert not (site / student).exists(), "the site holds a copy of a notebook held back"
+        assert "The exercise notebook comes later" in visible_text_of(page), "the page does not say why it has none"
         return
+    repository = STUDENT_REPOSITORY.removeprefix("https://github.com/")
     for service in ("mybinder.org", "colab.research.google.com"):
         links = [html.unescape(u) for u in re.findall(r'href="([^"]*)"', page) if service in u]
         assert links, f"no {service} launch button"
         assert all(student in unquote(link) for link in links), f"{service} does not open {student}: {links}"
-    assert "/hub/user-redirect" not in page, "a JupyterHub button although no hub is configured"
+        assert all(repository in unquote(link) for link in links), f"{service} opens another repository: {links}"
+    github = [html.unescape(u) for u in re.findall(r'href="(https://github\.com/[^"]*)"', page)]
+    assert github and all(link.startswith(STUDENT_REPOSITORY) for link in github), github
     downloads = re.findall(r'href="(\.\./[^"]*\.ipynb)"', page)
     assert downloads == [f"../../{student}"], f"the download button gives {downloads}, not the student notebook"
     assert (site / student).read_bytes() == (REPO / student).read_bytes(), "the site's copy is not the student notebook"
 
 
-def test_the_jupyterhub_button_opens_the_student_notebook_when_a_hub_is_configured(site_with_hub):
-    page = (site_with_hub / "book" / "chapters" / "01_tokens.html").read_text()
+def test_the_jupyterhub_button_opens_the_student_notebook_when_a_hub_is_configured(configured_site):
+    page = (configured_site / "book" / "chapters" / "01_tokens.html").read_text()
     links = [html.unescape(u) for u in re.findall(r'href="([^"]*)"', page) if "/hub/user-redirect/git-pull" in u]
     assert links and all(unquote(link).startswith("https://hub.example.org/") for link in links), links
     assert all("notebooks/01_tokens/01_tokens.ipynb" in unquote(link) for link in links), links
@@ -179,3 +198,20 @@ def test_no_solution_or_hidden_test_code_anywhere_in_the_site(site, chapter):
             text = visible_text(path)
             shown = leaked(secret, text)
             assert not shown, f"{path.relative_to(site)} publishes solution or hidden-test code: {shown[:3]}"
+
+
+@pytest.mark.parametrize("chapter", chapters())
+def test_the_page_leaves_out_the_grading_plumbing_and_joins_the_visible_tests(site, chapter):
+    """The notebook keeps its set-up cell and its demos' guards; the page made from it shows neither, and
+    visible-test cells in a row are one collapsed cell (one toggle)."""
+    cells = json.loads((REPO / "book" / "chapters" / f"{chapter}.ipynb").read_text())["cells"]
+    code = ["".join(cell["source"]) for cell in cells if cell["cell_type"] == "code"]
+    shown = [word for word in ("RUN_SLOW_DEMOS", "NBGRADER_EXECUTION", "grading.student.checks",
+                               "Skipped while grading") if any(word in source for source in code)]
+    assert not shown, f"{chapter}: the page shows the grading plumbing: {shown}"
+    for source in code:
+        compile(source, chapter, "exec")  # the demos without their guard are still Python
+    tests = ["hide-cell" in cell["metadata"].get("tags", ()) for cell in cells]
+    assert not any(a and b for a, b in zip(tests, tests[1:])), f"{chapter}: visible-test cells in a row"
+    notebook = json.loads((REPO / "solutions" / chapter / f"{chapter}.ipynb").read_text())["cells"]
+    assert any("RUN_SLOW_DEMOS" in "".join(cell["source"]) for cell in notebook), "the notebook lost its guard"
