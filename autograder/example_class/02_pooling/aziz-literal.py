@@ -6,6 +6,7 @@ hint: add the bias b
 hint: divide each row by its own number of real tokens
 hint: padding is neither added nor counted
 hint: Aziz's text drops the minus sign
+hint: builds on your linear
 """
 # %% sigmoid
 def sigmoid(x):

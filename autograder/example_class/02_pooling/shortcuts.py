@@ -2,7 +2,7 @@
 
 answers: solution
 loses: test_linear_fig_f1 test_linear_no_bias_batched test_ffnn_worked test_ffnn_activation test_sigmoid_values test_sigmoid_gradient test_sigmoid_stable test_softmax_values test_softmax_stable
-hint: none
+hint: builds on your linear
 """
 # %% linear
 import torch.nn.functional as F

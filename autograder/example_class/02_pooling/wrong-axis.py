@@ -4,6 +4,7 @@ answers: solution
 loses: test_softmax_values test_linear_fig_f1 test_linear_no_bias_batched test_ffnn_worked test_ffnn_activation test_max_pool_aziz test_max_pool_edges
 hint: x.max(dim) returns a (values, indices) pair
 hint: normalise along the axis
+hint: builds on your linear
 """
 # %% softmax
 def softmax(x, dim=-1):

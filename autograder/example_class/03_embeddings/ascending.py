@@ -4,6 +4,7 @@ answers: solution
 loses: test_most_similar_toy test_most_similar_edges test_analogy_toy test_analogy_excludes_inputs test_noise_distribution_example test_noise_distribution_dtypes
 hint: most similar first
 hint: raise the counts to the power, THEN divide
+hint: builds on your most_similar
 """
 # %% most_similar
 def most_similar(q, E, k, exclude=()):

@@ -4,10 +4,10 @@ answers: solution
 loses: test_cosine_similarity_examples test_cosine_similarity_batched test_most_similar_toy test_most_similar_edges test_analogy_toy test_analogy_excludes_inputs test_skipgram_pairs_example test_skipgram_pairs_edges test_negative_sampling_loss_example test_negative_sampling_loss_gradients test_glove_loss_ignores_zeros
 hint: the product of BOTH lengths
 hint: sum only over the observed cells
-hint: most similar first
 hint: the batch MEAN is (K + 1) log 2
 hint: the loss of the batch is the MEAN over its pairs
 hint: its contexts are the words at most
+hint: builds on your cosine_similarity
 """
 # %% cosine_similarity
 def cosine_similarity(u, v):

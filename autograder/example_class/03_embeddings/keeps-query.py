@@ -2,10 +2,10 @@
 
 answers: solution
 loses: test_most_similar_toy test_most_similar_edges test_analogy_excludes_inputs test_noise_distribution_dtypes test_glove_loss_example test_glove_loss_ignores_zeros test_glove_loss_weighting
-hint: exclude the three question words
 hint: sum (not mean) of f(X_ij)
 hint: ids in `exclude` are never returned
 hint: keep the dtype of floating-point counts
+hint: builds on your most_similar
 """
 # %% most_similar
 def most_similar(q, E, k, exclude=()):

@@ -2,8 +2,8 @@
 
 answers: solution
 loses: test_most_similar_edges test_analogy_toy test_analogy_excludes_inputs test_skipgram_pairs_example test_skipgram_pairs_edges
-hint: the word nearest to e_b - e_a + e_c
 hint: its contexts are the words at most
+hint: builds on your most_similar
 """
 # %% most_similar
 def most_similar(q, E, k, exclude=()):

@@ -2,12 +2,12 @@
 
 answers: solution
 loses: test_cosine_similarity_batched test_analogy_excludes_inputs test_skipgram_pairs_edges test_noise_distribution_example test_noise_distribution_dtypes test_negative_sampling_loss_stable test_glove_loss_weighting
-hint: exclude the three question words
 hint: a zero vector has similarity 0, not nan
 hint: f(x) = min(1, (x / x_max) ** alpha)
 hint: not inf
 hint: raise the counts to the power, THEN divide
 hint: skip the center's own POSITION
+hint: builds on your cosine_similarity
 """
 # %% cosine_similarity
 def cosine_similarity(u, v):

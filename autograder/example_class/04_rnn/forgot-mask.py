@@ -10,6 +10,7 @@ hint: keep the previous state
 hint: padding must not influence anything
 hint: N = number of real tokens (3 here)
 hint: sum the 7 real positions only
+hint: builds on your sequence_nll
 """
 # %% rnn_encode
 def rnn_encode(e, mask, u0, R, W, b=None):

@@ -3,7 +3,8 @@ too), torch.softmax in temperature_softmax, torch.nn.utils.clip_grad_norm_ in cl
 
 answers: solution
 loses: test_rnn_step_example test_rnn_step_batched test_rnn_encode_example test_rnn_encode_padding test_rnn_encode_gradients test_sequence_nll_example test_sequence_nll_padding test_sequence_nll_stable test_perplexity test_temperature_softmax_example test_temperature_softmax_stable test_clip_grad_norm_example test_clip_grad_norm_global
-hint: none
+hint: builds on your rnn_step
+hint: builds on your sequence_nll
 """
 # %% rnn_step
 def rnn_step(u_prev, e, R, W, b=None):

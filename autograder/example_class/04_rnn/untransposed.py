@@ -5,6 +5,7 @@ answers: solution
 loses: test_rnn_step_example test_rnn_step_batched test_rnn_encode_example test_rnn_encode_padding test_rnn_encode_gradients test_lm_pairs_example test_lm_pairs_edges
 hint: multiply by the TRANSPOSED weights
 hint: build new lists instead of inserting into or appending
+hint: builds on your rnn_step
 """
 # %% rnn_step
 def rnn_step(u_prev, e, R, W, b=None):

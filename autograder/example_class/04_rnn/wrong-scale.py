@@ -8,6 +8,7 @@ hint: a zero gradient stays 0
 hint: N = number of real tokens (3 here)
 hint: sum the 7 real positions only
 hint: divide the logits by the temperature
+hint: builds on your sequence_nll
 """
 # %% rnn_encode
 def rnn_encode(e, mask, u0, R, W, b=None):

@@ -3,6 +3,7 @@
 answers: solution
 loses: test_lstm_step_worked_example test_lstm_step_matches_lstmcell test_lstm_step_large_inputs test_lstm_encode_full test_lstm_encode_padding test_lstm_encode_edges
 hint: uses the NEW cell
+hint: builds on your lstm_step
 """
 # %% lstm_step
 def lstm_step(x, h, c, W_ih, W_hh, b_ih, b_hh):

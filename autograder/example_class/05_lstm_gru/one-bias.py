@@ -4,6 +4,7 @@ answers: solution
 loses: test_lstm_step_worked_example test_lstm_step_matches_lstmcell test_lstm_step_large_inputs test_lstm_encode_full test_lstm_encode_padding test_lstm_encode_edges test_gru_step_worked_example test_gru_step_reset_after test_gru_step_matches_grucell
 hint: add both bias vectors, b_ih and b_hh
 hint: in the order r, z, n; add both bias vectors
+hint: builds on your lstm_step
 """
 # %% lstm_step
 def lstm_step(x, h, c, W_ih, W_hh, b_ih, b_hh):

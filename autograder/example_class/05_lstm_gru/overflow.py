@@ -4,6 +4,7 @@ answers: solution
 loses: test_lstm_step_large_inputs test_lstm_encode_edges test_count_parameters_gated test_count_parameters_sizes
 hint: hand-written exp formulas overflow
 hint: four blocks (three gates AND the draft cell)
+hint: builds on your lstm_step
 """
 # %% lstm_step
 def tanh(a):

@@ -2,7 +2,7 @@
 
 answers: solution
 loses: test_gate_update_hard test_gate_update_soft test_lstm_step_worked_example test_lstm_step_matches_lstmcell test_lstm_step_large_inputs test_lstm_encode_full test_lstm_encode_padding test_lstm_encode_edges test_gru_step_worked_example test_gru_step_reset_after test_gru_step_matches_grucell test_count_parameters_rnn test_count_parameters_gated test_count_parameters_sizes
-hint: none
+hint: builds on your lstm_step
 """
 # %% gate_update
 def gate_update(s, x, g):

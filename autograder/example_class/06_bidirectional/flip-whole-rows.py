@@ -5,7 +5,7 @@ loses: test_reverse_padded_example test_reverse_padded_edges test_reverse_padded
 hint: torch.flip(x, [1]) moves the padding to the front
 hint: apply the layers in the order given
 hint: each layer adds its own input
-hint: reverse only each row's real prefix (reverse_padded), run the backward LSTM with the same mask
+hint: builds on your reverse_padded
 """
 # %% reverse_padded
 def reverse_padded(x, lengths):

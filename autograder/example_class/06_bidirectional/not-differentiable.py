@@ -5,6 +5,7 @@ loses: test_reverse_padded_gradients test_bilstm_encode_summary test_bilstm_enco
 hint: never the outputs at the last padded position
 hint: build the result from x with torch operations, not .tolist()
 hint: each layer adds its own input
+hint: builds on your reverse_padded
 """
 # %% reverse_padded
 def reverse_padded(x, lengths):

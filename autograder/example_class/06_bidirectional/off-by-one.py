@@ -3,6 +3,7 @@
 answers: solution
 loses: test_reverse_padded_example test_reverse_padded_edges test_reverse_padded_gradients test_bilstm_encode_alignment test_bilstm_encode_summary test_bilstm_encode_pytorch test_bilstm_encode_gradients
 hint: position i of row b takes x[b, l - 1 - i]
+hint: builds on your reverse_padded
 """
 # %% reverse_padded
 def reverse_padded(x, lengths):

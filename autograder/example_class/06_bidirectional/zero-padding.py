@@ -5,6 +5,7 @@ loses: test_reverse_padded_example test_reverse_padded_edges test_reverse_padded
 hint: reverse the backward LSTM's outputs back
 hint: do not overwrite it with zeros
 hint: then x[b, l:] unchanged
+hint: builds on your reverse_padded
 """
 # %% reverse_padded
 def reverse_padded(x, lengths):

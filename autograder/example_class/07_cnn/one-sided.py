@@ -5,6 +5,7 @@ answers: solution
 loses: test_conv2d_padding_stride test_conv2d_shapes test_conv2d_gradient test_conv1d_same_table test_conv1d_same_widths test_conv1d_same_gradient test_char_cnn_worked test_char_cnn_edges test_char_cnn_gradient
 hint: filters[f, 0] weighs the LEFT neighbour
 hint: adds one row/column of zeros on EVERY side
+hint: builds on your conv1d_same
 """
 # %% conv2d
 def conv2d(A, K, stride=1, padding=0):

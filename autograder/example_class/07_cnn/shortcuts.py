@@ -3,7 +3,7 @@ and F.max_pool1d.
 
 answers: solution
 loses: test_conv2d_worked test_conv2d_padding_stride test_conv2d_shapes test_conv2d_gradient test_conv1d_same_table test_conv1d_same_widths test_conv1d_same_gradient test_max_over_time_padding test_max_over_time_gradient test_char_cnn_worked test_char_cnn_edges test_char_cnn_gradient
-hint: none
+hint: builds on your conv1d_same
 """
 # %% conv2d
 import torch.nn.functional as F

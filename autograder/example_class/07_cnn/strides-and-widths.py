@@ -7,6 +7,7 @@ hint: a width-1 filter needs no padding
 hint: down AND across
 hint: positions the window cannot reach are dropped
 hint: the first layer's stride only spaces out
+hint: builds on your conv1d_same
 """
 # %% conv2d
 def conv2d(A, K, stride=1, padding=0):

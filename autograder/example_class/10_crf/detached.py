@@ -3,8 +3,8 @@
 answers: solution
 loses: test_hmm_viterbi_example test_hmm_viterbi_edges test_crf_log_partition_gradients test_crf_nll_gradients
 hint: differentiable torch operations only
-hint: log Z depends on the emissions too
 hint: (log_init included)
+hint: builds on your crf_log_partition
 """
 # %% hmm_viterbi
 def hmm_viterbi(log_init, log_trans, log_emit):

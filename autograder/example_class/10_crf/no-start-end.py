@@ -5,6 +5,7 @@ loses: test_crf_score_example test_crf_score_edges test_crf_log_partition_brute_
 hint: add start[y_1] for the first tag
 hint: start scores the first tag (add it to alpha_1)
 hint: add end to the last position's scores
+hint: builds on your crf_log_partition
 """
 # %% crf_score
 def crf_score(emissions, tags, transitions, start, end):

@@ -5,6 +5,7 @@ loses: test_hmm_viterbi_example test_hmm_viterbi_edges test_crf_score_example te
 hint: the row is the previous state
 hint: the row is the previous tag
 hint: the log-sum-exp runs over the previous tag
+hint: builds on your crf_log_partition
 """
 # %% hmm_viterbi
 def hmm_viterbi(log_init, log_trans, log_emit):

@@ -4,7 +4,7 @@ answers: solution
 loses: test_crf_score_example test_crf_score_edges test_crf_log_partition_long test_crf_nll_batch test_crf_nll_gradients
 hint: stay in log space
 hint: not a Python number
-hint: (the mean, not the sum)
+hint: builds on your crf_log_partition
 """
 # %% crf_score
 def crf_score(emissions, tags, transitions, start, end):

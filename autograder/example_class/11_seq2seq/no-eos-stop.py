@@ -5,6 +5,7 @@ loses: test_greedy_decode_example test_greedy_decode_stops test_beam_search_exam
 hint: stop right after writing eos
 hint: after max_len steps the hypotheses still in the beam are finished too
 hint: the biased variance
+hint: builds on your layer_norm
 """
 # %% greedy_decode
 def greedy_decode(step, bos, eos, max_len):

@@ -6,8 +6,8 @@ hint: write at most max_len tokens
 hint: the reference length closest to the candidate's
 hint: a padded key gets the score -inf BEFORE the softmax
 hint: query i may see keys j <= i
-hint: head i uses columns
 hint: add first (the residual connection)
+hint: builds on your scaled_dot_product_attention
 """
 # %% greedy_decode
 def greedy_decode(step, bos, eos, max_len):

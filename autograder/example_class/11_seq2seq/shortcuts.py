@@ -2,7 +2,8 @@
 
 answers: solution
 loses: test_bleu_example test_bleu_brevity test_bleu_edges test_sdpa_example test_sdpa_masks test_sdpa_edges test_mha_torch test_mha_causal test_layer_norm_torch test_layer_norm_edges test_add_and_norm
-hint: none
+hint: builds on your layer_norm
+hint: builds on your scaled_dot_product_attention
 """
 # %% bleu
 from sacrebleu.metrics import BLEU

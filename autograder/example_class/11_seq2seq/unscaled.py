@@ -5,6 +5,7 @@ loses: test_beam_search_length_norm test_sdpa_example test_sdpa_masks test_sdpa_
 hint: divide the scores Q K^T by sqrt(d)
 hint: rank the finished hypotheses by log P / len(tokens) ** alpha
 hint: add first (the residual connection)
+hint: builds on your scaled_dot_product_attention
 """
 # %% beam_search
 def beam_search(step, bos, eos, beam_size, max_len, alpha=0.0):

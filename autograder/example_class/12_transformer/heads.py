@@ -2,15 +2,10 @@
 
 answers: solution
 loses: test_attention_heads_example test_attention_heads_cross test_attention_heads_causal test_attention_heads_gradients test_encoder_block_torch test_encoder_block_padding test_encoder_block_gradients test_decoder_block_torch test_decoder_block_masks test_decoder_block_edges test_decoder_block_gradients test_transformer_encode_torch test_transformer_encode_gradients
-hint: each block reads the previous block's output
 hint: head h uses columns
-hint: mask is the self-attention's key mask
-hint: memory_mask is the cross-attention's key mask
 hint: pass causal on to the attention of every head
 hint: queries come from q, keys from k
-hint: self_attn with causal=True and norm1
-hint: the cross-attention's output has the decoder's length
-hint: the residual is added before each normalisation (post-norm)
+hint: builds on your attention_heads
 """
 # %% attention_heads
 def attention_heads(q, k, v, in_proj_weight, in_proj_bias, out_proj_weight, out_proj_bias, num_heads, key_mask=None,

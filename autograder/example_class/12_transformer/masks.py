@@ -2,11 +2,9 @@
 
 answers: solution
 loses: test_attention_heads_example test_attention_heads_cross test_attention_heads_gradients test_encoder_block_padding test_encoder_block_gradients test_decoder_block_masks test_decoder_block_gradients test_transformer_encode_torch test_transformer_encode_gradients
-hint: each block reads the previous block's output
-hint: mask is the self-attention's key mask
-hint: memory_mask is the cross-attention's key mask
 hint: pass key_mask on to scaled_dot_product_attention
 hint: queries come from q, keys from k
+hint: builds on your attention_heads
 """
 # %% attention_heads
 def attention_heads(q, k, v, in_proj_weight, in_proj_bias, out_proj_weight, out_proj_bias, num_heads, key_mask=None,

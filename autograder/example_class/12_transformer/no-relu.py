@@ -3,12 +3,8 @@
 answers: solution
 loses: test_ffn_example test_ffn_positions test_encoder_block_torch test_encoder_block_padding test_encoder_block_gradients test_decoder_block_torch test_decoder_block_masks test_decoder_block_edges test_decoder_block_gradients test_transformer_encode_torch test_transformer_encode_gradients
 hint: ReLU(x W1^T + b1) first
-hint: each block reads the previous block's output
-hint: mask is the self-attention's key mask
-hint: memory_mask is the cross-attention's key mask
-hint: self_attn with causal=True and norm1
-hint: the cross-attention's output has the decoder's length
 hint: the residual is added before each normalisation (post-norm)
+hint: builds on your position_wise_ffn
 """
 # %% position_wise_ffn
 def position_wise_ffn(x, W1, b1, W2, b2):

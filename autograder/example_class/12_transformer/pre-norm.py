@@ -2,12 +2,12 @@
 
 answers: solution
 loses: test_encoder_block_torch test_encoder_block_padding test_encoder_block_gradients test_decoder_block_torch test_decoder_block_masks test_decoder_block_edges test_decoder_block_gradients test_transformer_encode_torch test_transformer_encode_gradients
-hint: each block reads the previous block's output
 hint: mask is the self-attention's key mask
 hint: memory_mask is the cross-attention's key mask
 hint: self_attn with causal=True and norm1
 hint: the cross-attention's output has the decoder's length
 hint: the residual is added before each normalisation (post-norm)
+hint: builds on your encoder_block
 """
 # %% encoder_block
 def encoder_block(x, mask, params, num_heads):
