@@ -265,10 +265,10 @@ class RemoteFunction:
             raise AnswerError(error.kind, f"{error}{_cap_note(str(error))}\n  in the call "
                                           f"{self.__name__}({self._described(args, kwargs)})") from None
         except ChangedInPlace as error:
-            raise ExerciseFailure(f"{self.__name__} {error}: a graded function must leave the tensors and lists it "
-                                  "is given as they were (the tests compute what they expect from them).",
+            raise ExerciseFailure(f"{self.__name__} {error}: a graded function must leave the tensors it is given "
+                                  "as they were (the tests compute what they expect from them).",
                                   "work on new tensors (x = x + 1, torch.cat, .clone()) instead of changing the "
-                                  "inputs (x += 1, x[i] = ..., .add_(), .append())") from None
+                                  "inputs (x += 1, x[i] = ..., .add_())") from None
 
     def _described(self, args: tuple, kwargs: dict) -> str:
         """The call's arguments as a student can check them: a tensor's dtype and shape, a short value otherwise."""
