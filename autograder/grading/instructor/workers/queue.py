@@ -29,6 +29,7 @@ import sys
 import tempfile
 import threading
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import nbformat
@@ -46,7 +47,7 @@ QUEUE = "grading"
 # long: longer than any notebook may run (grading.instructor.grade's time limit, 600 s by default)
 VISIBILITY_TIMEOUT_S = 1800
 IN_FLIGHT = 256  # notebooks handed to the queue at once by one grading command
-POLL_S = 0.1  # how often the command looks for a notebook's verdicts
+POLL_S = 0.25  # how often the command looks for a notebook's verdicts (latency only: many are in flight)
 NO_WORKER_WARNING_S = 2  # how long the command waits for a worker to answer a ping before warning
 
 app = Celery("grading", set_as_current=False)
@@ -82,11 +83,12 @@ def _course_config():
 def verdicts(chapter: str, notebook: str, checker: dict[str, int]) -> dict:
     """The trusted checker's result for one notebook (``{"result": ...}``), or why it could not check
     (``{"error": ...}``, which the grading command reports as nbgrader would)."""
-    graded = nbformat.reads(notebook, as_version=4)
+    graded, start = nbformat.reads(notebook, as_version=4), time.perf_counter()
     try:
-        return {"result": TrustedVerdicts(config=_course_config(), **checker).checked(graded, chapter)}
+        result = TrustedVerdicts(config=_course_config(), **checker).checked(graded, chapter)
     except RuntimeError as error:
         return {"error": f"[AutogradeApp | ERROR] {error}"}
+    return {"result": result, "seconds": time.perf_counter() - start}
 
 
 def key(chapter: str, student: str, notebook: str, checker: dict[str, int]) -> str:
@@ -94,6 +96,16 @@ def key(chapter: str, student: str, notebook: str, checker: dict[str, int]) -> s
     is one result, recorded once."""
     fingerprint = hashlib.sha256(json.dumps([notebook, checker], sort_keys=True).encode()).hexdigest()[:32]
     return f"{chapter}.{hashlib.sha256(student.encode()).hexdigest()[:16]}.{fingerprint}"
+
+
+@dataclass
+class Recorded:
+    """A notebook whose verdicts this command recorded: whose, and the seconds they took to compute (on a
+    worker) and to record (here)."""
+
+    student: str
+    checked_s: float
+    recorded_s: float
 
 
 class QueueWorkers(GradingWorkers):
@@ -112,7 +124,7 @@ class QueueWorkers(GradingWorkers):
         super().__init__(jobs)
         self._in_flight = in_flight
         self._sending = threading.Lock()  # one Celery producer, shared by the threads that grade
-        self.recorded: dict[str, str] = {}  # task id -> student: what this command has recorded
+        self.recorded: dict[str, Recorded] = {}  # by task id: what this command has recorded
 
     @property
     def in_flight(self) -> int:
@@ -133,7 +145,11 @@ class QueueWorkers(GradingWorkers):
         reply = result.result
         if "error" in reply:
             return False, reply["error"]
-        return self._record(chapter, student, task_id, reply["result"], checker, options)
+        start = time.perf_counter()
+        ok, log = self._record(chapter, student, task_id, reply["result"], checker, options)
+        if ok:
+            self.recorded[task_id] = Recorded(student, reply["seconds"], time.perf_counter() - start)
+        return ok, log
 
     def _record(self, chapter: str, student: str, task_id: str, result: dict, checker: dict[str, int],
                 options: list[str]) -> tuple[bool, str]:
@@ -143,8 +159,6 @@ class QueueWorkers(GradingWorkers):
             path.write_text(json.dumps(result))
             ok, log = self.run("autograde", chapter, f"--student={student}", "--force", *checker_options(checker),
                                f"--TrustedVerdicts.verdicts_file={path}", *options)
-        if ok:
-            self.recorded[task_id] = student
         return ok, log
 
 
