@@ -1,0 +1,31 @@
+"""bpe_train breaks ties between equally frequent pairs by the largest pair (max over the tied pairs) instead of the smallest.
+
+answers: solution
+loses: test_bpe_train_example test_bpe_train_random
+hint: break ties with min() over the tied pairs
+"""
+# %% bpe_train
+def bpe_train(word_counts, num_merges):
+    words = {word: [*word[:-1], word[-1] + "</w>"] for word in word_counts if word}
+    merges = []
+    for _ in range(num_merges):
+        pairs = Counter()
+        for word, symbols in words.items():
+            for pair in zip(symbols, symbols[1:]):
+                pairs[pair] += word_counts[word]
+        if not pairs:
+            break
+        best = max(pairs.values())
+        pair = max(p for p, count in pairs.items() if count == best)
+        merges.append(pair)
+        for word, symbols in words.items():
+            merged, i = [], 0
+            while i < len(symbols):
+                if i + 1 < len(symbols) and (symbols[i], symbols[i + 1]) == pair:
+                    merged.append(symbols[i] + symbols[i + 1])
+                    i += 2
+                else:
+                    merged.append(symbols[i])
+                    i += 1
+            words[word] = merged
+    return merges
