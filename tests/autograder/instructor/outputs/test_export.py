@@ -292,8 +292,11 @@ def test_a_students_cell_cannot_make_the_setup_fail_the_setup_loads_first():
 
 
 def test_a_setup_failure_stops_grading_instead_of_recording_a_failure(tmp_path):
-    workers = types.SimpleNamespace(autograde=lambda *a, **k: (False, "[ERROR] RuntimeError: setup failed: the "
-                                                                      "setup cell raised ImportError: no numpy"))
+    def autograde(chapter, student, notebook, checker, options, timeout):  # as a worker reports a failed setup
+        return False, f"[ERROR] RuntimeError: {checker['setup_failure_marker']} setup failed: the setup cell raised " \
+                      "ImportError: no numpy"
+
+    workers = types.SimpleNamespace(autograde=autograde)
     with pytest.raises(GradingError, match="setup failed: the setup cell raised ImportError"):
         _autograde(CHAPTER, "alice", tmp_path, Limits(), workers, salt=0)
 

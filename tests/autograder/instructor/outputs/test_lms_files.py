@@ -28,11 +28,6 @@ Carol,Kim,,Example University,Linguistics,carol.kim@example.edu,-,1764201600
 '''
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def gradebook_url(request, tmp_path):
-    return database.url(tmp_path) if request.param == "sqlite" else request.getfixturevalue("postgresql_url")
-
-
 def graded(url: str, scores: dict[str, float]) -> None:
     """A chapter of one 25-point test cell, each student autograded with the score given."""
     with database.opened(url) as gradebook:
