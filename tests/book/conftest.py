@@ -51,13 +51,19 @@ def site(request, tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="session")
-def configured_site(pages_made, tmp_path_factory) -> Path:
-    """The site built as the publishing workflow builds it: with the student repository and a JupyterHub."""
+def configured_site(request, tmp_path_factory) -> Path:
+    """The site built as the publishing workflow builds it: with the student repository and a JupyterHub.
+
+    BOOK_CONFIGURED_SITE tests a site already built so (as BOOK_SITE does for the course's own configuration).
+    """
+    if os.environ.get("BOOK_CONFIGURED_SITE"):
+        return Path(os.environ["BOOK_CONFIGURED_SITE"]).resolve()
     text = (REPO / "_config.yml").read_text()
     assert 'jupyterhub_url: ""' in text, "the course's configuration should leave the hub unset"
     shipped = re.search(r"^repository:\n  url: (\S+)", text, re.M).group(1)
     assert "/your-org/" in shipped, "the course's configuration should name no student repository"
     # Beside _config.yml, whose paths are relative to its folder; a dot file is no page of the book.
+    request.getfixturevalue("pages_made")
     config = REPO / f".configured-{os.getpid()}.yml"
     config.write_text(text.replace('jupyterhub_url: ""', 'jupyterhub_url: "https://hub.example.org"')
                       .replace(f"  url: {shipped}", f"  url: {STUDENT_REPOSITORY}"))

@@ -215,3 +215,11 @@ def test_the_page_leaves_out_the_grading_plumbing_and_joins_the_visible_tests(si
     assert not any(a and b for a, b in zip(tests, tests[1:])), f"{chapter}: visible-test cells in a row"
     notebook = json.loads((REPO / "solutions" / chapter / f"{chapter}.ipynb").read_text())["cells"]
     assert any("RUN_SLOW_DEMOS" in "".join(cell["source"]) for cell in notebook), "the notebook lost its guard"
+
+
+def test_pages_hold_no_leftover_thebe_configuration_and_name_the_site_once(site):
+    for page in html_files(site):
+        text = page.read_text(errors="replace")
+        assert "x-thebe-config" not in text, f"{page.relative_to(site)}: thebe's configuration is still on the page"
+    sidebar = (site / "book" / "students.html").read_text().split('<nav class="bd-links')[1].split("</nav>")[0]
+    assert "Neural sequence models for NLP" not in visible_text_of(sidebar), "the site's title twice in the sidebar"
