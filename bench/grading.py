@@ -10,6 +10,12 @@ generate_feedback and export; the harness runs grade() with --jobs parallel note
 by the trusted checker and its sandboxed answer worker. Prints notebooks/minute for each, their ratio and seconds per notebook,
 and checks that both gradebooks give every student the same score (exit 1 if not).
 Target (issue): on 2 cores, harness >= 1.7x plain nbgrader and under 5 s per notebook.
+
+With --queue the same class is also graded through the task queue (grading.instructor.workers.queue), with 1 and
+then 2 grading workers started on this machine (one notebook at a time each) and a Redis server on loopback:
+notebooks per minute against the harness of the same run, the median seconds a worker spends on a notebook
+(checked) and the command on recording it (recorded), and the same score check. bench/README.md turns these
+into the number of machines a deadline needs.
 """
 import argparse
 import csv
@@ -23,6 +29,7 @@ import platform
 import shutil
 import socket
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -34,6 +41,9 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__)
 import grading.instructor.grade as harness  # noqa: E402
 from grading.instructor.course import chapters, intake_directory, nbgrader, workdir_options  # noqa: E402
 from grading.instructor.example_class import EXAMPLES, build_submission, load_students  # noqa: E402
+from grading.instructor.processes import kill_group  # noqa: E402
+
+QUEUE_WORKERS = (1, 2)  # grading workers in the queue runs
 
 
 def build_class(chapter: str, students: int, root: Path) -> Path:
@@ -116,6 +126,69 @@ def bench_chapter(chapter: str, students: int, jobs: int, root: Path) -> dict:
             "score_mismatches": mismatches}
 
 
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _started(command: list[str]) -> subprocess.Popen:
+    return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+
+
+def bench_queue(chapter: str, folder: Path, root: Path, harness_scores: dict[str, float]) -> list[dict]:
+    """The class graded through the queue with 1 and 2 workers on this machine (started before the clock runs,
+    as a course's are), the grading command recording with one nbgrader process."""
+    from grading.instructor.workers.queue import QueueWorkers, configure
+
+    port = _free_port()
+    redis = _started(["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"])
+    broker, rows = f"redis://127.0.0.1:{port}/0", []
+    try:
+        for count in QUEUE_WORKERS:
+            workers = [_started([sys.executable, "-m", "grading.instructor.workers.queue", f"--broker={broker}",
+                                 "--concurrency=1", f"--name=bench{number}@%h"]) for number in range(count)]
+            try:
+                while len(configure(broker).control.ping(timeout=1)) < count:
+                    if any(worker.poll() is not None for worker in workers):
+                        raise RuntimeError("a grading worker exited while starting")
+                workdir = root / f"queue-{count}"
+                start = time.perf_counter()
+                with QueueWorkers(broker, jobs=1) as queued:
+                    outcomes = harness.grade(chapter, folder, workdir, force=True, progress=False, workers=queued)
+                seconds = time.perf_counter() - start
+            finally:
+                for worker in workers:
+                    kill_group(worker)
+            queue_scores = scores(workdir / chapter / "grades.csv")
+            recorded = list(queued.recorded.values())
+            rows.append({"workers": count, "queue_s": seconds, "queue_per_min": 60 * len(outcomes) / seconds,
+                         "median_checked_s": statistics.median(r.checked_s for r in recorded),
+                         "median_recorded_s": statistics.median(r.recorded_s for r in recorded),
+                         "failed": [o.submission.student for o in outcomes if o.status == "failed"],
+                         "score_mismatches": {s: (harness_scores.get(s), queue_scores.get(s))
+                                              for s in sorted(harness_scores.keys() | queue_scores)
+                                              if harness_scores.get(s) != queue_scores.get(s)}})
+    finally:
+        kill_group(redis)
+    return rows
+
+
+def queue_table(rows: list[dict]) -> str:
+    head = (f"{'chapter':<12} {'workers':>7} {'queue s':>8} {'queue nb/min':>12} {'harness nb/min':>14} {'ratio':>6} "
+            f"{'checked s':>9} {'recorded s':>10}")
+    lines = [head, "-" * len(head)]
+    for r in rows:
+        for q in r["queue"]:
+            lines.append(f"{r['chapter']:<12} {q['workers']:>7} {q['queue_s']:>8.1f} {q['queue_per_min']:>12.1f} "
+                         f"{r['harness_per_min']:>14.1f} {q['queue_per_min'] / r['harness_per_min']:>5.2f}x "
+                         f"{q['median_checked_s']:>9.2f} {q['median_recorded_s']:>10.2f}")
+    lines.append("ratio = queue notebooks/min / harness notebooks/min (same run); checked s = median seconds a worker "
+                 "spent on a notebook;\nrecorded s = median seconds the grading command spent recording one "
+                 "(nbgrader autograde with the worker's verdicts)")
+    return "\n".join(lines)
+
+
 def _load() -> list[float] | None:
     return [round(x, 2) for x in os.getloadavg()] if hasattr(os, "getloadavg") else None
 
@@ -143,6 +216,8 @@ def main() -> int:
     parser.add_argument("--chapters", nargs="+", help="chapters (default: every chapter with an example class)")
     parser.add_argument("--json", type=Path, help="also write the results to this JSON file")
     parser.add_argument("--keep", action="store_true", help="keep the temporary work dirs (their path is printed)")
+    parser.add_argument("--queue", action="store_true", help="also grade through the task queue with 1 and 2 "
+                                                             "workers (needs redis-server)")
     args = parser.parse_args()
 
     machine = {"host": socket.gethostname() or "local", "cpus": os.cpu_count(),
@@ -160,6 +235,11 @@ def main() -> int:
         for chapter in args.chapters or [c for c in chapters() if (EXAMPLES / c).is_dir()]:
             print(f"grading {chapter}: {args.students} students, plain nbgrader then the harness ...", flush=True)
             rows.append(bench_chapter(chapter, args.students, args.jobs, root / chapter))
+            if args.queue:
+                print(f"grading {chapter} through the queue with {' then '.join(map(str, QUEUE_WORKERS))} "
+                      "workers ...", flush=True)
+                rows[-1]["queue"] = bench_queue(chapter, root / chapter / "class", root / chapter,
+                                                scores(root / chapter / "harness" / chapter / "grades.csv"))
     finally:
         if args.keep:
             print(f"work dirs kept in {root}")
@@ -168,6 +248,8 @@ def main() -> int:
 
     machine["load_after"] = _load()
     print(f"\n{table(rows)}")
+    if args.queue:
+        print(f"\n{queue_table(rows)}")
     print(f"load average (1, 5, 15 min): {machine['load_before']} before, {machine['load_after']} after")
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
@@ -181,6 +263,11 @@ def main() -> int:
             status = 1
             print(f"WARNING: {r['chapter']}: scores differ (student: plain, harness): {r['score_mismatches']}",
                   file=sys.stderr)
+        for q in r.get("queue", []):
+            if q["score_mismatches"] or q["failed"]:
+                status = 1
+                print(f"WARNING: {r['chapter']}, {q['workers']} queue workers: failed {q['failed']}, scores differ "
+                      f"(student: harness, queue): {q['score_mismatches']}", file=sys.stderr)
     if not status:
         print("scores: plain nbgrader and the harness agree for every student")
     return status

@@ -35,6 +35,7 @@ from pathlib import Path
 import nbformat
 from celery import Celery
 from celery.exceptions import TimeLimitExceeded
+from kombu.utils.url import maybe_sanitize_url
 from traitlets.config.loader import PyFileConfigLoader
 
 from grading.instructor.course import REPO, GradingError, nbgrader_environment
@@ -112,15 +113,15 @@ class QueueWorkers(GradingWorkers):
     """Verdicts computed by the queue's workers, recorded here by ``jobs`` local nbgrader processes."""
 
     def __init__(self, broker: str, jobs: int, in_flight: int = IN_FLIGHT):
-        self.app = configure(broker)
+        self.app, shown = configure(broker), maybe_sanitize_url(broker)  # shown: without its password
         try:
             with self.app.connection_for_write() as connection:
                 connection.ensure_connection(max_retries=1)
         except Exception as error:  # noqa: BLE001 - any failure to reach the broker is the same message
-            raise GradingError(f"cannot reach the grading queue's broker {broker}: {error}") from None
+            raise GradingError(f"cannot reach the grading queue's broker {shown}: {error}") from None
         if not self.app.control.ping(timeout=NO_WORKER_WARNING_S):
-            print(f"no grading worker answers on {broker} yet: the notebooks wait in the queue until one starts "
-                  f"({sys.executable} -m grading.instructor.workers.queue --broker {broker})", file=sys.stderr)
+            print(f"no grading worker answers on {shown} yet: the notebooks wait in the queue until one starts "
+                  f"({sys.executable} -m grading.instructor.workers.queue --broker {shown})", file=sys.stderr)
         super().__init__(jobs)
         self._in_flight = in_flight
         self._sending = threading.Lock()  # one Celery producer, shared by the threads that grade
