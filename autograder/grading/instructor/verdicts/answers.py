@@ -267,8 +267,8 @@ class RemoteFunction:
         except ChangedInPlace as error:
             raise ExerciseFailure(f"{self.__name__} {error}: a graded function must leave the tensors it is given "
                                   "as they were (the tests compute what they expect from them).",
-                                  "work on new tensors (x = x + 1, torch.cat, .clone()) instead of changing the "
-                                  "inputs (x += 1, x[i] = ..., .add_())") from None
+                                  "do not change the tensors it is given in place (x += ..., x[i] = ..., .mul_()): "
+                                  "compute new ones (x = x + ..., torch.where, .clone())") from None
 
     def _described(self, args: tuple, kwargs: dict) -> str:
         """The call's arguments as a student can check them: a tensor's dtype and shape, a short value otherwise."""
