@@ -155,7 +155,7 @@ def test_each_submission_gets_exactly_the_grade_and_message_it_deserves(graded, 
     markup = student.fields.get("markup")
     if markup:
         assert markup not in page.read_text(), f"the feedback page shows the student's {markup!r} as markup"
-    if student.fields.get("flagged") == "yes":
+    if student.fields.get("flagged", "").startswith("yes"):
         assert outcome.submission.flagged, f"{student.student_id} was not flagged: {notes!r}"
     if student.student_id.startswith("c") and "says" not in student.fields:
         # the solution's own answers are near-copies of the reference by construction: a note, not an attack

@@ -3,7 +3,7 @@
 answers: solution
 layer: checker (the grading report shows every student-derived string as text)
 loses: test_ffnn_worked test_ffnn_activation
-markup: <style>
+markup: <h2>Score: 100 of 100</h2>
 says: Score: 100 of 100
 """
 # %% ffnn

@@ -3,8 +3,8 @@
 answers: solution
 layer: worker (the worker compares the libraries before and after the answers load, and reports what changed)
 loses: nothing
-says: torch.sigmoid
-flagged: yes
+says: tampering: the answers replaced torch.sigmoid
+flagged: yes (every solution-based student here is flagged as a near-copy too: the note above is the point)
 """
 # %% sum_pool
 import torch
