@@ -193,6 +193,8 @@ def _read(hand_in: HandIn, release, chapter: str) -> _Reading:
         if not (isinstance(data, dict) and isinstance(data.get("cells", data.get("worksheets")), list)):
             return _Reading(None, f"{name} is JSON but not a Jupyter notebook (it has no list of cells)")
         notebook = nbformat.reads(json.dumps(_completed(data, notes)), as_version=4)
+        for cell in notebook.cells:  # Windows line ends (an editor's, or git's) are no edit of a cell
+            cell.source = cell.source.replace("\r\n", "\n")
     except Exception as error:  # noqa: BLE001 - json, nbformat's validation and conversion raise many kinds
         return _Reading(None, f"{name} is not a valid notebook ({(str(error).splitlines() or [''])[0][:120]})")
     own = _own_ids(chapter)
@@ -364,8 +366,7 @@ def _restore_locked_cells(notebook, release, submission: Submission) -> nbformat
     """
     own = {c.metadata["nbgrader"]["grade_id"]: c for c in notebook.cells if "grade_id" in c.metadata.get("nbgrader", {})}
     released = {c.metadata["nbgrader"]["grade_id"]: c for c in release.cells if "grade_id" in c.metadata.get("nbgrader", {})}
-    changed = [gid for gid in own if gid in released and _is_locked(release, gid)
-               and own[gid].source.replace("\r\n", "\n") != released[gid].source]  # Windows line ends are no edit
+    changed = [gid for gid in own if gid in released and _is_locked(release, gid) and own[gid].source != released[gid].source]
     if changed:
         submission.notes.append(f"read-only or test cells differ from the current release (edited, or an older release): "
                                 f"{', '.join(changed)}; the grader runs the current ones")
