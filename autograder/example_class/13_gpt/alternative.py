@@ -1,4 +1,4 @@
-"""Correct answers written differently: rope through complex numbers, GELU through erf, top-p by a Python loop over each row.
+"""Correct answers written differently: rope through complex numbers, gpt_block with GELU through erf and its parameters grouped by layer.
 
 answers: solution
 loses: nothing

@@ -3,7 +3,7 @@
 answers: solution
 loses: test_filter_logits test_sample_tokens
 hint: a token tied with the last one kept is kept too
-hint: torch.multinomial(filter_logits(...).exp(), 1, generator=generator)[:, 0]
+hint: sample_tokens builds on your filter_logits
 """
 # %% filter_logits
 def filter_logits(logits, temperature=1.0, top_k=None, top_p=None):
