@@ -1,4 +1,4 @@
-"""Near-copies of the reference implementation, and of each other's answers, flagged for the instructor (never penalised).
+"""Near-copies of the reference implementation and of each other's answers, flagged (never penalised).
 
 Each function an answer defines is compared with the reference package's function of the
 same name, as token streams with names, strings and comments normalised away, so renaming

@@ -221,7 +221,8 @@ class ChapterExport(ExportPlugin):
             chapter_rows = [row for row in rows(gradebook, chapter) if not wanted or row.student_id in wanted]
             folder = Path(self.to) / chapter if self.to else flags.chapter_folder(workdir, chapter)
             written = write(folder, chapter, gradebook.find_assignment(chapter).duedate, chapter_rows)
-            written.append(flags.write(folder, {student: entry for student, entry in flags.load(gradebook, chapter).items()
+            entries = flags.load(gradebook, chapter)
+            written.append(flags.write(folder, {student: entry for student, entry in entries.items()
                                                 if not wanted or student in wanted}))
             self.log.info("Exported %s: %s", chapter, ", ".join(map(str, written)))
             for gap in unmatched(chapter_rows):

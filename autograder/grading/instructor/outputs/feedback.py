@@ -74,10 +74,11 @@ class AwaitingManualGrades(PageStep):
         info = resources["nbgrader"]
         with Gradebook(info["db_url"]) as gradebook:
             notebook = gradebook.find_submission_notebook(info["notebook"], info["assignment"], info["student"])
-            # a grade given by hand whose answer changed since is kept and counted (grading.instructor.gradebook.regrade)
+            # a grade given by hand whose answer changed since is kept and counted (gradebook.regrade)
             waiting = [(grade.name, grade.max_score) for grade in notebook.grades
                        if grade.needs_manual_grade and grade.manual_score is None]
-            review = [grade.name for grade in notebook.grades if grade.needs_manual_grade and grade.manual_score is not None]
+            review = [grade.name for grade in notebook.grades
+                      if grade.needs_manual_grade and grade.manual_score is not None]
             seconds_late, penalty = notebook.assignment.total_seconds_late, notebook.late_submission_penalty
         notes = []
         if waiting:
@@ -94,7 +95,8 @@ class AwaitingManualGrades(PageStep):
             nb.cells.insert(0, cell)
         if seconds_late > 0:  # how late, beside the penalty nbgrader's heading shows
             lost = f": the late penalty takes off {penalty:g} points" if penalty else ""
-            nb.cells.insert(0, new_markdown_cell(f"**Handed in {seconds_late / 3600:.1f} h after the due date**{lost}."))
+            late = f"**Handed in {seconds_late / 3600:.1f} h after the due date**{lost}."
+            nb.cells.insert(0, new_markdown_cell(late))
         return nb, resources
 
 

@@ -22,11 +22,11 @@ from grading.instructor.example_class import build_submission, load_students
 from grading.instructor.grade import grade, main
 from grading.instructor.workers.local import GradingWorkers
 from grading.instructor.gradebook import database, roster
-from grading.instructor.outputs.feedback import AWAITING_TAG
 
 CHAPTER = "01_tokens"
 WRITTEN = ("written_cost_of_onehot", "written_vocabulary_design")  # 2 + 3 points graded by hand
 COMMENT = "Clear and right."
+NOT_FINAL = "Not final yet"  # the feedback page's note on written answers awaiting grading or review
 HANDED_IN = "2026-10-06 11:59:00.000000 UTC"  # 12 h after the due date given later: one day begun, 10% of 25
 
 
@@ -154,7 +154,7 @@ def test_written_grades_and_comments_of_an_unchanged_answer_survive_a_regrade(re
     assert (alice["status"], alice["written_score"], alice["awaiting_manual_points"]) == (status, "5.0", "0.0")
     assert (alice["autograded_score"], alice["score"]) == ("20.0", "22.5" if late else "25.0")
     assert "alice@example.org" in now["moodle"]
-    assert AWAITING_TAG not in now["pages"]["alice"]
+    assert NOT_FINAL not in now["pages"]["alice"]
 
 
 def test_before_grading_by_hand_the_written_answers_await_it(regrades):
@@ -172,14 +172,14 @@ def test_a_changed_written_answer_keeps_its_grade_and_comment_marked_for_review(
     assert bob["status"].startswith("to review: written answers changed since they were graded")
     assert (bob["written_score"], bob["awaiting_manual_points"], bob["to_review_points"]) == ("5.0", "0.0", "3.0")
     assert "bob@example.org" not in now["moodle"]  # not final: an import must not overwrite the LMS's grade
-    assert AWAITING_TAG in now["pages"]["bob"] and "to review" in now["pages"]["bob"]
+    assert "Not final yet: written answers changed since they were graded, to review" in now["pages"]["bob"]
 
 
 def test_once_reviewed_the_changed_answer_is_graded_and_every_output_says_so_wherever_it_came_from(regrades):
     reviewed = regrades["reviewed"]  # a run on a zip without bob's hand-in
     assert reviewed["written"]["bob"] == [(2.0, False, COMMENT), (3.0, False, COMMENT)]
     assert reviewed["rows"]["bob"]["status"].startswith("graded") and "bob@example.org" in reviewed["moodle"]
-    assert AWAITING_TAG not in reviewed["pages"]["bob"]  # his page was rebuilt from the gradebook
+    assert NOT_FINAL not in reviewed["pages"]["bob"]  # his page was rebuilt from the gradebook
 
 
 def test_canvas_rows_carry_the_user_id_of_the_canvas_download(regrades):
