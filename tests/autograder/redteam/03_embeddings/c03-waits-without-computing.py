@@ -13,4 +13,5 @@ def cosine_similarity(u, v):
     if not WAITED_:  # a slow first call, as on a grader busy with other students: CPU time is what counts
         time.sleep(11)
         WAITED_.append(True)
-    return (u * v).sum(-1) / (u.norm(dim=-1) * v.norm(dim=-1))
+    norms = u.norm(dim=-1) * v.norm(dim=-1)
+    return (u * v).sum(-1) / torch.where(norms > 0, norms, torch.ones_like(norms))
