@@ -1,1 +1,2 @@
-"""Grading workers: long-lived processes that run nbgrader's apps, one request at a time."""
+"""What grades a class: the interface (abc), the embedded default of long-lived nbgrader processes on this machine
+(local), and grading workers on other machines fed through a Celery queue on a Redis broker (queue)."""
