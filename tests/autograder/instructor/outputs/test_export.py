@@ -324,3 +324,10 @@ def test_the_feedback_steps_take_the_html_exporters_configuration_without_a_warn
         steps = [AwaitingManualGrades(parent=exporter), HideHiddenTests(parent=exporter)]
     assert all(step.enabled for step in steps)
     assert "not recognized" not in caplog.text
+
+
+def test_the_summary_prints_the_csvs_status_and_score_after_the_penalty():
+    row = export.Row("a", None, None, None, 25.0, state=export.GRADED, seconds_late=3600.0, raw=20.0, penalty=5.0,
+                     score=15.0, written=5.0)
+    line = summary([Outcome(Submission("a", []), "graded", row)]).splitlines()[1]
+    assert "15.0 / 25.0  graded, late by 1.0 h, penalty 5" in line
