@@ -30,6 +30,7 @@ from matplotlib.image import imread
 
 import attention
 import cooccurrence
+import gpt
 import language_model
 import order
 import recurrent
@@ -63,6 +64,9 @@ DIAGRAMS = {
     "11_beam_search": search.beam_search_tree,
     "11_multi_head_attention": attention.multi_head_attention,
     "12_transformer_block": attention.transformer_block,
+    "13_bpe_merges": gpt.bpe_merges,
+    "13_causal_mask": gpt.causal_mask,
+    "13_kv_cache": gpt.kv_cache,
 }
 
 
