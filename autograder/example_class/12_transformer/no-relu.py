@@ -3,7 +3,6 @@
 answers: solution
 loses: test_ffn_example test_ffn_positions test_encoder_block_torch test_encoder_block_padding test_encoder_block_gradients test_decoder_block_torch test_decoder_block_masks test_decoder_block_edges test_decoder_block_gradients test_transformer_encode_torch test_transformer_encode_gradients
 hint: ReLU(x W1^T + b1) first
-hint: the residual is added before each normalisation (post-norm)
 hint: builds on your position_wise_ffn
 """
 # %% position_wise_ffn
