@@ -24,9 +24,8 @@ from urllib.parse import quote, quote_plus
 
 PAGES = "book/chapters/"
 DOWNLOADS = ("download-notebook-button", "download-source-button")
-PLACEHOLDER = "https://github.com/your-org/"  # repository.url as shipped: no student repository yet
 UNCONFIGURED = ("no student repository is configured: the website has no GitHub, Binder or Colab button, and the "
-                "notebooks' install cell (for Colab) installs from nowhere. Set repository.url in _config.yml to the "
+                "notebooks' install cell (for Colab) says that it knows no repository to install from. Set repository.url in _config.yml to the "
                 "student repository (book/instructors.md), then run `make release` and build again.")
 HELD_BACK = ("\n<div class=\"admonition note held-back\">\n<p class=\"admonition-title\">The exercise notebook comes later"
              "</p>\n<p>This chapter's exercise notebook gives the answers of chapter {chapters} as tools, so it is "
@@ -44,8 +43,10 @@ def held_back() -> dict[str, list[str]]:
 
 
 def configured(app) -> bool:
+    from grading.instructor.course import PLACEHOLDER_REPOSITORY
+
     url = (app.config.html_theme_options or {}).get("repository_url", "")
-    return bool(url) and not url.startswith(PLACEHOLDER)
+    return bool(url) and not url.startswith(PLACEHOLDER_REPOSITORY)
 
 
 def _without(buttons: list, dropped) -> list:

@@ -9,7 +9,7 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 
-from grading.instructor.course import NOTEBOOKS, REPO, chapters
+from grading.instructor.course import NOTEBOOKS, REPO, chapters, student_repository
 from grading.instructor.release.notebooks import leaked, secret_lines
 from grading.instructor.release.student import configured_answers, held_back
 from tests.book.conftest import BUILD_OUTPUT, STUDENT_REPOSITORY
@@ -57,10 +57,6 @@ def test_chapter_pages_show_math_figures_and_executed_outputs(site, chapter):
 
 def visible_text_of(page: str) -> str:
     return html.unescape(re.sub(r"<[^>]+>", "", page))
-
-
-def repository_url() -> str:
-    return re.search(r"^repository:\n  url: (\S+)", (REPO / "_config.yml").read_text(), re.M).group(1)
 
 
 @pytest.mark.parametrize("chapter", chapters())
@@ -155,7 +151,7 @@ def test_student_notebooks_install_the_course_only_where_it_is_missing(chapter, 
     cells = json.loads((NOTEBOOKS / chapter / f"{chapter}.ipynb").read_text())["cells"]
     install = "".join(cells[1]["source"])
     assert "COURSE_REPOSITORY" in install, "the install cell (for Colab) must run before the setup cell"
-    assert f'COURSE_REPOSITORY = "{repository_url()}"' in install, "the install cell names another repository"
+    assert f'COURSE_REPOSITORY = "{student_repository()}"' in install, "the install cell names another repository"
     for folder in re.findall(r'"(autograder|reference)"', install):
         assert (REPO / folder / "pyproject.toml").is_file()
 

@@ -10,6 +10,8 @@ REPO = Path(__file__).resolve().parents[3]
 SOLUTIONS = REPO / "solutions"
 NOTEBOOKS = REPO / "notebooks"
 CLASSWORK = REPO / "classwork"
+# repository.url of _config.yml as shipped: a placeholder, no student repository yet
+PLACEHOLDER_REPOSITORY = "https://github.com/your-org/"
 
 
 class GradingError(RuntimeError):
@@ -19,6 +21,17 @@ class GradingError(RuntimeError):
     def from_log(cls, command: str, log: str, detail: str = "") -> "GradingError":
         tail = "\n".join(log.splitlines()[-30:])
         return cls(f"`nbgrader {command}` failed{detail}:\n{tail}")
+
+
+def student_repository() -> str:
+    """The student repository named by repository.url in _config.yml, or "" while it names the placeholder.
+
+    The website's launch buttons and the student notebooks' install cell (for Colab) point there.
+    """
+    import yaml  # jupyter-book's own configuration reader
+
+    url = (yaml.safe_load((REPO / "_config.yml").read_text()).get("repository") or {}).get("url") or ""
+    return "" if url.startswith(PLACEHOLDER_REPOSITORY) else url
 
 
 def chapters() -> list[str]:

@@ -2,22 +2,35 @@
 
 Usage: python -m grading.instructor.release.notebooks [CHAPTER ...] [--force]
 
-A chapter whose solutions and nbgrader configuration are unchanged since its last release is
-skipped (grading.instructor.freshness); ``--force`` releases it anyway.
+Each notebook's install cell (for Colab) is given the student repository that _config.yml names
+(``COURSE_REPOSITORY``; left empty while it names the placeholder, and the cell then says what to
+configure). A chapter whose solutions, nbgrader configuration and student repository are unchanged
+since its last release is skipped (grading.instructor.freshness); ``--force`` releases it anyway.
 """
 import json
 import re
 import sys
+from pathlib import Path
 
 from grading.instructor import freshness
-from grading.instructor.course import NOTEBOOKS, REPO, SOLUTIONS, chapters, nbgrader
+import nbformat
+
+from grading.instructor.course import NOTEBOOKS, REPO, SOLUTIONS, chapters, nbgrader, student_repository
 
 _SECRET_REGION = re.compile(r"### BEGIN (SOLUTION|HIDDEN TESTS)\n(.*?)### END \1", re.DOTALL)
+_REPOSITORY_LINE = re.compile(r'^COURSE_REPOSITORY = ".*"$', re.MULTILINE)
 
 
-def release(chapter: str, *extra: str) -> None:
-    """``nbgrader generate_assignment``: strip solutions and hidden tests, lock test cells, record checksums."""
-    nbgrader("generate_assignment", chapter, "--force", *extra)
+def release(chapter: str, *extra: str, directory: Path = NOTEBOOKS, repository: str | None = None) -> None:
+    """``nbgrader generate_assignment`` into ``directory``: strip solutions and hidden tests, lock test cells,
+    record checksums; then name ``repository`` (by default _config.yml's) in the install cell."""
+    nbgrader("generate_assignment", chapter, "--force", f"--CourseDirectory.release_directory={directory}", *extra)
+    url = student_repository() if repository is None else repository
+    for path in (directory / chapter).glob("*.ipynb"):
+        notebook = nbformat.read(path, as_version=4)
+        for cell in notebook.cells:
+            cell.source = _REPOSITORY_LINE.sub(f'COURSE_REPOSITORY = "{url}"', cell.source)
+        nbformat.write(notebook, path)
 
 
 def _regions(chapter: str) -> tuple[dict[str, set[str]], set[str]]:
@@ -63,7 +76,7 @@ def leaked(secret: set[str], text: str) -> list[str]:
 
 def _inputs(chapter: str) -> str:
     configs = [REPO / "nbgrader_config.py", REPO / "autograder" / "nbgrader_config.py", REPO / "requirements.txt"]
-    return freshness.fingerprint(SOLUTIONS / chapter, *configs)
+    return freshness.fingerprint(SOLUTIONS / chapter, *configs, student_repository().encode())
 
 
 def main(argv: list[str]) -> None:

@@ -551,9 +551,13 @@ def main(argv: list[str] | None = None) -> int:
               "code can give an earlier answer away (chapter 12's attention_heads is chapter 11's "
               "multi_head_attention)")
     first_cells = json.loads((NOTEBOOKS / notebooks[0] / f"{notebooks[0]}.ipynb").read_text())["cells"][:3]
-    installed_from = re.search(r'COURSE_REPOSITORY = "([^"]+)"', "".join(s for c in first_cells for s in c["source"]))
-    print(f"The notebooks install the course's packages from {installed_from.group(1)}: push this folder there "
-          "(book/instructors.md, What to keep private).")
+    installed_from = re.search(r'COURSE_REPOSITORY = "([^"]*)"', "".join(s for c in first_cells for s in c["source"]))
+    if installed_from.group(1):
+        print(f"The notebooks install the course's packages from {installed_from.group(1)}: push this folder there "
+              "(book/instructors.md, What to keep private).")
+    else:
+        print("No student repository is configured: set repository.url in _config.yml to where you push this folder, "
+              "then run `make release` (book/instructors.md, What to keep private).")
     return 0
 
 

@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from grading.instructor.course import NOTEBOOKS, chapters, nbgrader
-from grading.instructor.release.notebooks import leaked, secret_lines
+from grading.instructor.course import NOTEBOOKS, chapters
+from grading.instructor.release.notebooks import leaked, release, secret_lines
 
 VOLATILE_NOTEBOOK_KEYS = {"language_info", "widgets", "toc", "varInspector"}
 VOLATILE_CELL_KEYS = {"execution", "collapsed", "scrolled", "jupyter", "ExecuteTime"}
@@ -23,10 +23,10 @@ def normalised(path: Path) -> dict:
 
 @pytest.fixture(scope="module")
 def fresh_release(tmp_path_factory) -> Path:
-    release = tmp_path_factory.mktemp("release")
+    folder = tmp_path_factory.mktemp("release")
     for chapter in chapters():
-        nbgrader("generate_assignment", chapter, "--force", "--no-db", f"--CourseDirectory.release_directory={release}")
-    return release
+        release(chapter, "--no-db", directory=folder)
+    return folder
 
 
 @pytest.mark.parametrize("chapter", chapters())
@@ -48,3 +48,36 @@ def test_student_notebooks_contain_no_solution_or_hidden_test_line(chapter):
         text = "\n".join("".join(c["source"]) for c in json.loads(released.read_text())["cells"])
         shown = leaked(secret, text)
         assert not shown, f"{released.name} leaks solution or hidden-test lines: {shown[:3]}"
+
+
+def install_cell(notebook: Path) -> str:
+    cells = json.loads(notebook.read_text())["cells"]
+    return next("".join(c["source"]) for c in cells if "COURSE_REPOSITORY" in "".join(c["source"]))
+
+
+def run_without_the_course(install: str, monkeypatch) -> list[list[str]]:
+    """Run an install cell as on Colab (neither package importable); return the commands it ran."""
+    import importlib.util
+    import subprocess
+
+    ran = []
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None)
+    monkeypatch.setattr(subprocess, "run", lambda argv, **kwargs: ran.append(argv))
+    exec(compile(install, "install cell", "exec"), {})
+    return ran
+
+
+def test_a_configured_student_repository_is_where_the_install_cell_installs_from(tmp_path, monkeypatch):
+    url = "https://github.com/example-university/seqmodels-students"
+    release("01_tokens", "--no-db", directory=tmp_path, repository=url)
+    install = install_cell(tmp_path / "01_tokens" / "01_tokens.ipynb")
+    assert f'COURSE_REPOSITORY = "{url}"' in install
+    ran = run_without_the_course(install, monkeypatch)
+    assert [argv[-1] for argv in ran] == [f"git+{url}#subdirectory=autograder", f"git+{url}#subdirectory=reference"]
+
+
+def test_without_a_student_repository_the_install_cell_says_what_to_configure(tmp_path, monkeypatch):
+    release("01_tokens", "--no-db", directory=tmp_path, repository="")
+    install = install_cell(tmp_path / "01_tokens" / "01_tokens.ipynb")
+    with pytest.raises(SystemExit, match=r"repository\.url in _config\.yml and runs `make release`"):
+        run_without_the_course(install, monkeypatch)
