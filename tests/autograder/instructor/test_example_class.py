@@ -22,7 +22,7 @@ CHAPTERS = [c for c in chapters() if (EXAMPLES / c).is_dir()]
 # "fix lstm_step first", "make that pass first": a pointer to the function or test to fix first, not a bug's hint
 POINTER = re.compile(r"\b(fix|make)\b.*\bfirst\b")
 # chapters whose students name every hint their failures give (hint: lines), so that each gets exactly its own
-EXACT_HINTS = ("05_lstm_gru", "12_transformer")
+EXACT_HINTS = ("05_lstm_gru", "12_transformer", "13_gpt")
 
 
 @pytest.fixture(scope="module", params=CHAPTERS)
