@@ -501,6 +501,14 @@ if __name__ == "__main__":
     if sys.argv[1:2] == ["--zygote"]:
         import torch.fx.experimental.symbolic_shapes  # noqa: F401 - torch._check's first call imports SymPy (0.5 s)
 
+        # what the instructor's setup cells import, which every test cell's fresh worker loads again: about 1 s of
+        # Matplotlib per test cell otherwise; where it does not import, the setup cell meets the error and says so
+        os.environ.setdefault("MPLBACKEND", "Agg")
+        try:
+            import matplotlib.pyplot  # noqa: F401
+        except Exception:  # noqa: BLE001, S110 - reported by the setup cell that needs it, not by the zygote
+            pass
+
         # "contained": started by the sandbox in a PID namespace of its own, where it is process 2 under bwrap's init
         contained = os.environ.get("GRADING_CONTAINED") == "1" and os.getpid() == 2 and os.getppid() == 1
         serve_forks(socket.socket(fileno=int(sys.argv[2])), contained)
