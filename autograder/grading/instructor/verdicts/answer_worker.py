@@ -188,6 +188,8 @@ def _forbidden_trap():
                 name = state["by_op"].get(packet.__name__.lstrip("_"))
             if name is not None:
                 state["caught"].append(name)
+                if threading.current_thread() is not threading.main_thread():
+                    _thread.interrupt_main()  # the graded call may be waiting for this thread: end it, say why
                 raise Blocked(f"{name} is not allowed in this exercise")
             return func(*args, **(kwargs or {}))
 
@@ -282,7 +284,7 @@ class AnswerPeer(Peer):
                 _arm_trap(template)
                 try:
                     result = function(*args, **kwargs)
-                except Blocked:
+                except (Blocked, KeyboardInterrupt):  # the trap's interrupt, where the call was caught in a thread
                     if not _trap_caught():
                         raise
                     result = None  # a forbidden call the trap stopped: reported below
