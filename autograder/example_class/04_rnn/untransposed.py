@@ -1,10 +1,10 @@
 """rnn_step multiplies by R instead of R^T (right only for symmetric R, so every encoder test fails too); lm_pairs
-appends <EOS> to the caller's list (the hidden comparison then sees a changed list; a tuple fails).
+appends <EOS> to the caller's list: a tuple has no append, and the test shows that error. The grader keeps the test's own list as it was (an answer's
+in-place change never reaches the oracles), so the worked example and the list-unchanged check pass.
 
 answers: solution
-loses: test_rnn_step_example test_rnn_step_batched test_rnn_encode_example test_rnn_encode_padding test_rnn_encode_gradients test_lm_pairs_example test_lm_pairs_edges
+loses: test_rnn_step_example test_rnn_step_batched test_rnn_encode_example test_rnn_encode_padding test_rnn_encode_gradients test_lm_pairs_edges
 hint: multiply by the TRANSPOSED weights
-hint: build new lists instead of inserting into or appending
 hint: builds on your rnn_step
 """
 # %% rnn_step

@@ -1,8 +1,8 @@
-"""reverse_padded rebuilds the tensor from Python lists (no gradient); z takes the backward half at the last real position (v_1, not v_l); residual connections add x instead of each layer's input.
+"""reverse_padded rebuilds the tensor from Python lists (no gradient); z takes the backward half at the last real position (v_1, not v_l); residual connections add x instead of each layer's input. bilstm_encode's tests point at
+reverse_padded first (its hint on the summary's position comes once reverse_padded passes).
 
 answers: solution
 loses: test_reverse_padded_gradients test_bilstm_encode_summary test_bilstm_encode_pytorch test_bilstm_encode_gradients test_stack_residual test_stack_edges
-hint: never the outputs at the last padded position
 hint: build the result from x with torch operations, not .tolist()
 hint: each layer adds its own input
 hint: builds on your reverse_padded

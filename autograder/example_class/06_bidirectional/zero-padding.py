@@ -1,8 +1,8 @@
 """reverse_padded overwrites the padding with zeros; bilstm_encode forgets to reverse the backward outputs back (o_i = [u_i, v_i]).
+bilstm_encode's tests point at reverse_padded first; their own hint comes once reverse_padded passes.
 
 answers: solution
 loses: test_reverse_padded_example test_reverse_padded_edges test_reverse_padded_gradients test_bilstm_encode_alignment test_bilstm_encode_pytorch test_bilstm_encode_gradients
-hint: reverse the backward LSTM's outputs back
 hint: do not overwrite it with zeros
 hint: then x[b, l:] unchanged
 hint: builds on your reverse_padded
