@@ -105,13 +105,14 @@ def test_every_chapter_has_attacks_and_a_control_and_every_attack_names_its_laye
 
 
 def _hidden_lines(chapter: str) -> set[str]:
-    """Lines of the chapter's hidden tests that appear nowhere else in its notebook."""
+    """Lines of the chapter's hidden tests that appear nowhere else in its notebook, not even inside a longer line
+    (chapter 13's hidden ``call(gpt_block, x64, full, params, 2).pow(2).sum(),`` is part of a visible line)."""
     notebook = nbformat.read(SOLUTIONS / chapter / f"{chapter}.ipynb", as_version=4)
     pieces = [piece for cell in notebook.cells if role(cell) == "test" for piece in _segments(cell.source)]
     shown = {line.strip() for hidden, code in pieces if not hidden for line in code.splitlines()}
     shown |= {line.strip() for cell in notebook.cells if role(cell) != "test" for line in cell.source.splitlines()}
-    return {line.strip() for hidden, code in pieces if hidden for line in code.splitlines()
-            if len(line.strip()) > 25 and line.strip() not in shown}
+    hidden = {line.strip() for hidden, code in pieces if hidden for line in code.splitlines() if len(line.strip()) > 25}
+    return {line for line in hidden if not any(line in visible for visible in shown)}
 
 
 def _cell_scores(workdir: Path, chapter: str, student: str) -> dict[str, tuple[float, float]]:
