@@ -1,6 +1,5 @@
 """The trainer: losses drop, runs are reproducible, clipping bounds the step, checkpoints resume exactly."""
 
-import json
 import os
 import re
 import subprocess
@@ -135,7 +134,6 @@ def test_the_progress_bar_reports_loss_and_tokens_per_second(capsys, monkeypatch
 
 
 EPOCH_LINES = """
-import json
 import os
 import torch
 from seqmodels.training import Trainer
@@ -248,25 +246,3 @@ def test_on_cuda_batches_are_pinned_and_the_forward_pass_runs_in_bf16():
     trainer = Trainer(nn.Linear(3, 1), spy_step, device=device, progress=False)
     history = trainer.fit(loader, epochs=3)
     assert dtypes[0] == torch.bfloat16 and history["train_loss"][-1] < history["train_loss"][0]
-
-
-def test_a_notebook_keeps_one_output_per_run_with_the_epochs_lines_and_the_bars_final_line():
-    """In a real Jupyter kernel: no widget (saved, it reopens as "Error displaying widget"), one stream output."""
-    from nbclient import NotebookClient
-    from nbconvert.preprocessors import CoalesceStreamsPreprocessor
-    from nbformat.v4 import new_code_cell, new_notebook
-
-    notebook = new_notebook(cells=[new_code_cell(EPOCH_LINES.replace("os._exit(0)", "pass"))],
-                            metadata={"kernelspec": {"name": "python3", "display_name": "Python 3",
-                                                     "language": "python"}})
-    NotebookClient(notebook, timeout=120).execute()
-    assert "widget" not in json.dumps(notebook.cells[0].outputs)
-    notebook, _ = CoalesceStreamsPreprocessor().preprocess(notebook, {})  # consecutive streams, as JupyterLab keeps them
-    outputs = notebook.cells[0].outputs
-    assert [(o.output_type, o.get("name")) for o in outputs] == [("stream", "stdout")], outputs
-    shown = [line.rsplit("\r", 1)[-1] for line in outputs[0].text.splitlines()]  # as Jupyter draws \r
-    shown = [line for line in shown if line.strip()]
-    assert [line.split("  train loss")[0] for line in shown if "train loss" in line] == [
-        "epoch 1/2", "epoch 2/2", "epoch 3/3"]
-    bars = [line for line in shown if "train loss" not in line]
-    assert len(bars) == 2 and all("100%" in line and ("8/8" in line or "4/4" in line) for line in bars), shown
