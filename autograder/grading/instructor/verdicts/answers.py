@@ -6,7 +6,6 @@ or a crash. :class:`RemoteFunction` stands in the checker's namespace for each g
 function: calling it sends the arguments as plain data and returns plain data (with
 gradients through it, grading.instructor.verdicts.wire).
 """
-import os
 import select
 import shutil
 import signal
