@@ -4,6 +4,11 @@
     memory = the encoder blocks over √D E[source] + PE                    (Eqs. 5-6 of seqmodels.layers.transformer)
     logits = out(the decoder blocks over √D E[target prefix] + PE, each also attending over the memory)
 
+``tied_output=True``: ``out`` is the target embedding itself, logits = h Eᵀ with no bias (Vaswani et al.
+§3.4; Press & Wolf, 2017), the model chapter 12's students assemble from their blocks. ``E``'s entries are
+drawn with standard deviation D^−½ and ``h`` leaves a layer norm with entries of about 1, so a logit, a sum
+of D products, starts with a spread of about 1 and needs no scaling. Otherwise ``out`` is a linear layer.
+
 ``hand_written=True``: ``encode_fn`` and ``decoder_block_fn`` (the course's ``transformer_encode`` and
 ``decoder_block`` unless told otherwise, e.g. a student's) on the layers' own weights
 (``state_dict(keep_vars=True)``: the parameters themselves, so gradients reach them). Otherwise PyTorch's
@@ -31,7 +36,8 @@ def block_weights(layer: nn.Module) -> dict[str, torch.Tensor]:
 class TransformerSeq2Seq(nn.Module):
     def __init__(self, source_vocab_size: int, target_vocab_size: int, *, dim: int = 32, heads: int = 4,
                  feedforward: int = 64, layers: int = 2, max_len: int = 64, hand_written: bool = False,
-                 encode_fn: Callable = transformer_encode, decoder_block_fn: Callable = decoder_block):
+                 encode_fn: Callable = transformer_encode, decoder_block_fn: Callable = decoder_block,
+                 tied_output: bool = False):
         super().__init__()
         self.source_embedding = nn.Embedding(source_vocab_size, dim, padding_idx=0)
         self.target_embedding = nn.Embedding(target_vocab_size, dim, padding_idx=0)
@@ -43,7 +49,7 @@ class TransformerSeq2Seq(nn.Module):
                      batch_first=True, norm_first=False)
         self.encoder_layers = nn.ModuleList(nn.TransformerEncoderLayer(**sizes) for _ in range(layers))
         self.decoder_layers = nn.ModuleList(nn.TransformerDecoderLayer(**sizes) for _ in range(layers))
-        self.out = nn.Linear(dim, target_vocab_size)
+        self.out = None if tied_output else nn.Linear(dim, target_vocab_size)
         self.register_buffer("positions", sinusoidal_pe(max_len, dim), persistent=False)
         self.heads, self.max_len, self.hand_written = heads, max_len, hand_written
         self.encode_fn, self.decoder_block_fn = encode_fn, decoder_block_fn
@@ -64,6 +70,9 @@ class TransformerSeq2Seq(nn.Module):
             x = layer(x, src_key_padding_mask=~source_mask)
         return x
 
+    def _logits(self, y: torch.Tensor) -> torch.Tensor:
+        return y @ self.target_embedding.weight.T if self.out is None else self.out(y)
+
     def _decode_with_layers(self, target_in, target_mask, memory, source_mask) -> torch.Tensor:
         y = self._inputs(target_in, self.target_embedding)
         T = target_in.shape[1]
@@ -77,11 +86,11 @@ class TransformerSeq2Seq(nn.Module):
                source_mask: torch.Tensor) -> torch.Tensor:
         """Next-token logits ``[B, T, V]`` after every prefix of ``target_in [B, T]``, given the memory."""
         if not self.hand_written:
-            return self.out(self._decode_with_layers(target_in, target_mask, memory, source_mask))
+            return self._logits(self._decode_with_layers(target_in, target_mask, memory, source_mask))
         y = transformer_inputs(target_in, self.target_embedding.weight)
         for layer in self.decoder_layers:
             y = self.decoder_block_fn(y, memory, target_mask, source_mask, block_weights(layer), self.heads)
-        return self.out(y)
+        return self._logits(y)
 
     def forward(self, source, source_mask, target_in, target_mask) -> torch.Tensor:
         """Teacher-forced next-token logits ``[B, T, V]``."""
