@@ -58,6 +58,8 @@ ALGORITHM_TITLE = re.compile(r"\A\*\*(.+?)\*\*\s*\n")
 SOURCES = "## Sources"
 ITALIC = re.compile(r"\*([^*\n][^*]*?)\*")
 OVERWRITTEN = re.compile(r"[^\n]*\r(?!\n)")  # a line's text up to its last carriage return (not a \r\n line end)
+# the final state of a tqdm bar left on its line: "epoch 2/2: 100%|####| 8/8 [00:01<00:00, …]" or "12it [00:01, …]"
+FINAL_BAR = re.compile(r"^[^\n]*(?:\| *\d+/\d+|\d+it) \[\d+:\d\d[^\n]*\] *(?:\n|$)", re.M)
 SET_UP = re.compile(r"^RUN_SLOW_DEMOS = ", re.M)  # the set-up cell defines the demos' guard
 GUARD = "RUN_SLOW_DEMOS"
 
@@ -212,15 +214,15 @@ def _joined(outputs: list) -> list:
 def merged_streams(outputs: list) -> list:
     """The outputs without progress bars, each run of printed lines in one box (a training log, not a box per epoch).
 
-    A progress bar needs a kernel to move: tqdm's widget (a kernel with ipywidgets) is dropped, and so is
-    its text bar (a kernel without), which redraws one line after carriage returns and blanks it when it
-    closes; the text keeps what a terminal would show of each line. The epoch lines printed between the
-    bars remain, in one box.
+    A progress bar needs a kernel to move. The course's bars are tqdm's text bars, which redraw one line
+    after carriage returns and leave either a blank line or their final state when they close: the text keeps
+    what a terminal would show of each line, less the bars' final lines. A widget bar (tqdm.auto's, from a
+    library) is dropped. The epoch lines printed between the bars remain, in one box.
     """
     printed = _joined([output for output in outputs if WIDGET_VIEW not in output.get("data", {})])
     for output in printed:
         if output.output_type == "stream":
-            output.text = OVERWRITTEN.sub("", output.text)
+            output.text = FINAL_BAR.sub("", OVERWRITTEN.sub("", output.text))
     return _joined([output for output in printed if output.output_type != "stream" or output.text.strip()])
 
 

@@ -10,11 +10,14 @@ them to the device.
     history = trainer.fit(loader, epochs=5, evaluate=lambda m: {"val_loss": ...})
     history.plot()
 
-While an epoch runs, a progress bar shows its batches, the running loss and tokens per second; when it
-ends, one line gives its metrics (``epoch 3/10  train loss 0.4123  validation accuracy 0.87  1.20 s  15,300
-tokens/s``). The bar is tqdm's widget in a Jupyter kernel that has ipywidgets (JupyterLab, Colab, VS Code)
-and its text bar elsewhere; the line goes to stdout, flushed, so a log or a pipe gets it at once, and a
-notebook keeps it in its outputs, where the website shows it (book/make_pages.py drops the bars).
+While ``fit`` runs, one progress bar counts the batches of all its epochs and shows the running loss and
+tokens per second; when an epoch ends, one line gives its metrics (``epoch 3/10  train loss 0.4123
+validation accuracy 0.87  1.20 s  15,300 tokens/s``), and when the run ends the bar's final line stays. The
+bar is tqdm's text bar, in a notebook too: a widget bar is saved in the notebook as a widget, which reopened
+shows "Error displaying widget". In a Jupyter kernel the bar writes to stdout, so that a run's epoch lines
+and its bar make one output; elsewhere it writes to stderr, and a log or a pipe gets the epoch lines alone.
+The lines go to stdout, flushed, so a log gets them at once; the website keeps them and drops the bar
+(book/make_pages.py).
 
 On CUDA the forward pass runs under bf16 autocast and batches come from pinned memory, and
 the losses are read back only every ``REFRESH_SECONDS`` (for the progress bar and the check
@@ -31,7 +34,6 @@ same weights, so every rank gets the same metrics; only rank 0 prints and saves 
 import math
 import sys
 import time
-import warnings
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -39,18 +41,28 @@ from typing import Any
 
 import torch
 from torch import nn
-from tqdm import TqdmWarning
+from tqdm.std import tqdm
 
 from seqmodels.training import distributed
 
-with warnings.catch_warnings():
-    # tqdm.auto draws a widget in a Jupyter kernel with ipywidgets, else a text bar (which Jupyter also redraws
-    # in place); it warns about the missing ipywidgets, which a student cannot act on in the middle of a demo
-    warnings.simplefilter("ignore", TqdmWarning)
-    from tqdm.auto import tqdm as progress_bar
-
 Step = Callable[[nn.Module, Any], tuple[torch.Tensor, int | torch.Tensor]]
 REFRESH_SECONDS = 0.5  # how often the losses are read back while training
+
+
+def _bar_output():
+    """stdout in a Jupyter kernel (a run's bar and its epoch lines then make one output), stderr elsewhere."""
+    ipython = sys.modules.get("IPython")
+    shell = ipython.get_ipython() if ipython is not None else None
+    return sys.stdout if type(shell).__name__ == "ZMQInteractiveShell" else sys.stderr
+
+
+class progress_bar(tqdm):  # named and called like tqdm, which it is
+    """tqdm's text bar, also in a notebook (where a widget would be saved as "Error displaying widget"), on
+    stdout in a Jupyter kernel and on stderr elsewhere. For a demo's own training loop, as for the trainer's."""
+
+    def __init__(self, iterable=None, **options):
+        options.setdefault("file", _bar_output())
+        super().__init__(iterable, **options)
 
 
 def pick_device(name: str | None = None) -> torch.device:
@@ -208,30 +220,38 @@ class Trainer:
         Under torchrun each rank trains on its shard of ``loader``'s batches."""
         loader = distributed.shard(loader)
         last = len(self.history.rows) + epochs  # epochs count on from an earlier fit or a loaded checkpoint
-        for _ in range(epochs):
-            epoch = len(self.history.rows) + 1
-            loss = EpochLoss(epoch)
-            start = last_read = time.perf_counter()
-            bar = progress_bar(loader, desc=f"epoch {epoch}/{last}", disable=not self.progress, leave=False)
-            for batch in bar:
-                loss.add(*self._train_step(batch))
-                if time.perf_counter() - last_read >= REFRESH_SECONDS:
-                    self._show(bar, loss.mean(), loss.tokens, start)
-                    last_read = time.perf_counter()
-            loss.mean()  # waits for the epoch's last step, so the time below counts it
-            seconds = time.perf_counter() - start
-            total, tokens = distributed.sum_over_ranks([loss.total, loss.tokens], self.device)  # every rank's
-            row = {"epoch": epoch, "train_loss": total / max(tokens, 1), "tokens_per_s": tokens / max(seconds, 1e-9),
-                   "seconds": seconds}
-            if evaluate is not None:
-                self.model.eval()
-                with torch.no_grad(), torch.autocast("cuda", dtype=torch.bfloat16, enabled=self.autocast):
-                    row.update({name: float(value) for name, value in evaluate(self.model).items()})
-            self.history.rows.append(row)
-            if self.progress:
-                progress_bar.write(epoch_line(row, last))  # between bars, if a caller shows one around fit
-                sys.stdout.flush()
+        total = epochs * len(loader) if hasattr(loader, "__len__") else None
+        with progress_bar(total=total, disable=not self.progress, mininterval=REFRESH_SECONDS) as bar:
+            for _ in range(epochs):
+                self._epoch(loader, bar, evaluate, last)
         return self.history
+
+    def _epoch(self, loader: Iterable, bar: progress_bar, evaluate: Callable[[nn.Module], dict[str, float]] | None,
+               last: int) -> None:
+        """One pass over ``loader``, counted on ``bar``; its row joins the history, and its line is printed."""
+        epoch = len(self.history.rows) + 1
+        loss = EpochLoss(epoch)
+        start = last_read = time.perf_counter()
+        bar.set_description(f"epoch {epoch}/{last}", refresh=False)
+        for batch in loader:
+            loss.add(*self._train_step(batch))
+            bar.update()
+            if time.perf_counter() - last_read >= REFRESH_SECONDS:
+                self._show(bar, loss.mean(), loss.tokens, start)
+                last_read = time.perf_counter()
+        loss.mean()  # waits for the epoch's last step, so the time below counts it
+        seconds = time.perf_counter() - start
+        total, tokens = distributed.sum_over_ranks([loss.total, loss.tokens], self.device)  # every rank's
+        row = {"epoch": epoch, "train_loss": total / max(tokens, 1), "tokens_per_s": tokens / max(seconds, 1e-9),
+               "seconds": seconds}
+        if evaluate is not None:
+            self.model.eval()
+            with torch.no_grad(), torch.autocast("cuda", dtype=torch.bfloat16, enabled=self.autocast):
+                row.update({name: float(value) for name, value in evaluate(self.model).items()})
+        self.history.rows.append(row)
+        if self.progress:
+            progress_bar.write(epoch_line(row, last), file=sys.stdout)  # above the bar, which is redrawn below
+            sys.stdout.flush()
 
     @staticmethod
     def _show(bar, mean_loss: float, tokens: int, start: float) -> None:

@@ -27,17 +27,22 @@ def one_epoch_test_scores(setup, lr: float) -> dict[str, float]:
 
 
 def test_one_epoch_beats_averaging_on_the_pairs_and_the_majority_on_the_snippets():
+    """Averaged over three seeds (each its own split by film and its own shuffle): one seed's single epoch is one
+    draw, which can land near the majority class on the snippets (seed 0: 0.601 against its 0.591)."""
     task = TASKS["sentiment-reviews"]
-    torch.manual_seed(0)
-    scores = one_epoch_test_scores(task.build(device=CPU, seed=0), task.lr)
+    runs = []
+    for seed in range(3):
+        torch.manual_seed(0)
+        runs.append(one_epoch_test_scores(task.build(device=CPU, seed=seed), task.lr))
+    scores = {name: sum(run[name] for run in runs) / len(runs) for name in runs[0]}
     pairs = contrast_pairs()
     torch.manual_seed(0)
     averaging = one_epoch_test_scores(classification(pairs, AveragedEmbeddingClassifier(len(pairs.vocab), 32, 2),
                                                      CPU, batch_size=64), task.lr)
     assert averaging["test_accuracy"] == pytest.approx(0.5, abs=0.01), averaging  # the same bag, both labels
-    assert scores["test_accuracy"] > averaging["test_accuracy"] + 0.12, scores  # about 0.69 after one epoch
-    assert 0.55 < scores["test_snippet_majority_accuracy"] < 0.65, scores  # fresh: 719 of the 1,217 test snippets
-    assert scores["test_snippet_accuracy"] > scores["test_snippet_majority_accuracy"] + 0.04, scores  # 0.67
+    assert scores["test_accuracy"] > averaging["test_accuracy"] + 0.12, runs  # about 0.69 after one epoch
+    assert all(0.55 < run["test_snippet_majority_accuracy"] < 0.65 for run in runs), runs  # fresh: 719 of 1,217
+    assert scores["test_snippet_accuracy"] > scores["test_snippet_majority_accuracy"] + 0.04, runs  # 0.655 vs 0.598
 
 
 def test_the_gpu_scale_widens_the_model_on_the_same_data():
