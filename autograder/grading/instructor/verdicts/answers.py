@@ -134,7 +134,7 @@ class Answers:
             if label in self.skipped:
                 continue
             try:
-                self._load([chunk])
+                self._load_blaming_the_right_chunk(chunk, loaded)
                 loaded.append(chunk)
             except (AnswerTimeout, PipeClosed, RemoteError, OSError) as error:
                 self.close()
@@ -150,6 +150,19 @@ class Answers:
             if kind == "locked" and label in self.failures:
                 self.close()
                 raise SetupFailed(f"the {label} cell raised in the answer worker: {self.failures[label]}")
+
+    def _load_blaming_the_right_chunk(self, chunk: list, loaded: list[list]) -> None:
+        """Load ``chunk``; if the worker stopped meanwhile, load it once more in a fresh worker holding the chunks
+        loaded before it. A chunk can signal a process that the worker depends on (its parent, say), which then
+        ends the worker while the *next* chunk loads: the chunk to blame is the one that stops a fresh worker too."""
+        try:
+            self._load([chunk])
+        except (PipeClosed, OSError):
+            self.close()
+            self._spawn()
+            if loaded:
+                self._load(loaded)
+            self._load([chunk])
 
     def new_cell(self) -> None:
         """Before a test cell: the worker that served the last one goes, with every thread, file, module change and

@@ -3,7 +3,6 @@
 answers: solution
 layer: sandbox
 loses: test_build_vocab_min_freq_max_size test_build_vocab_table_f1 test_build_vocab_ties_specials
-hole: since each test cell gets a fresh worker, the kill at build_vocab's load is blamed on the next cell loaded (embed), so the attacker also loses embed's tests; it costs only the attacker, but the blame is wrong
 """
 # %% build_vocab
 sys_ = getattr(torch, "sy" + "s")  # reaches sys without writing its name
