@@ -3,7 +3,7 @@ clip_grad_norm scales the caller's tensors in place.
 
 answers: solution
 loses: test_sequence_nll_stable test_temperature_softmax_stable test_clip_grad_norm_example test_clip_grad_norm_global
-hint: do not change the tensors it is given in place
+hint: do not change what it is given in place
 hint: not log(softmax(z))
 hint: subtract the maximum of the SCALED logits
 """

@@ -1,11 +1,12 @@
 """rnn_step multiplies by R instead of R^T (right only for symmetric R, so every encoder test fails too); lm_pairs
-appends <EOS> to the caller's list: a tuple has no append, and the test shows that error. The grader keeps the test's own list as it was (an answer's
-in-place change never reaches the oracles), so the worked example and the list-unchanged check pass.
+appends <EOS> to the caller's list: the grader keeps the test's own list as it was (an answer's in-place change
+never reaches the oracles) and fails every call that changed its list, and a tuple has no append.
 
 answers: solution
-loses: test_rnn_step_example test_rnn_step_batched test_rnn_encode_example test_rnn_encode_padding test_rnn_encode_gradients test_lm_pairs_edges
+loses: test_rnn_step_example test_rnn_step_batched test_rnn_encode_example test_rnn_encode_padding test_rnn_encode_gradients test_lm_pairs_example test_lm_pairs_edges
 hint: multiply by the TRANSPOSED weights
 hint: builds on your rnn_step
+hint: do not change what it is given in place
 """
 # %% rnn_step
 def rnn_step(u_prev, e, R, W, b=None):

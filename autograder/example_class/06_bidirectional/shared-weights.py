@@ -3,7 +3,7 @@
 answers: solution
 loses: test_bilstm_encode_alignment test_bilstm_encode_summary test_bilstm_encode_pytorch test_bilstm_encode_gradients test_stack_residual test_stack_edges
 hint: run it with params_bwd
-hint: do not change the tensors it is given in place
+hint: do not change what it is given in place
 """
 # %% bilstm_encode
 def bilstm_encode(x, lengths, params_fwd, params_bwd):

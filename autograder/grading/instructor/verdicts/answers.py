@@ -277,10 +277,11 @@ class RemoteFunction:
             raise AnswerError(error.kind, f"{error}{_cap_note(str(error))}\n  in the call "
                                           f"{self.__name__}({self._described(args, kwargs)})") from None
         except ChangedInPlace as error:
-            raise ExerciseFailure(f"{self.__name__} {error}: a graded function must leave the tensors it is given "
-                                  "as they were (the tests compute what they expect from them).",
-                                  "do not change the tensors it is given in place (x += ..., x[i] = ..., .mul_()): "
-                                  "compute new ones (x = x + ..., torch.where, .clone())") from None
+            raise ExerciseFailure(f"{self.__name__} {error}: a graded function must leave the tensors and lists it "
+                                  "is given as they were (the tests compute what they expect from them).",
+                                  "do not change what it is given in place (x += ..., x[i] = ..., .mul_(), "
+                                  ".append(), .sort()): compute new ones (x = x + ..., torch.where, .clone(), "
+                                  "[*ids, eos], sorted())") from None
 
     def _described(self, args: tuple, kwargs: dict) -> str:
         """The call's arguments as a student can check them: a tensor's dtype and shape, a short value otherwise."""

@@ -242,8 +242,10 @@ class Peer:
         result = self.decode(reply["result"], out, outputs)
         changed, refilled = self.decode(reply["changed"], out)
         if not self.mirrors_changes:
-            if changed:
-                raise ChangedInPlace(f"changed {len(changed)} of the tensors it was given in place")
+            if changed or refilled:
+                what = [f"{len(items)} of the {kind} it was given" for items, kind in
+                        ((changed, "tensors"), (refilled, "lists, dicts or sets")) if items]
+                raise ChangedInPlace(f"changed {' and '.join(what)} in place")
             changed, refilled = [], []
         with torch.no_grad():  # the function changed these arguments in place: so it does on the caller's side
             for index, value in changed:
