@@ -64,8 +64,9 @@ services:
 	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql redis-server >/dev/null; } || \
 	  echo "PostgreSQL or Redis not installed: the gradebook's and the queue's server tests will be skipped."
 
+# The 40 slowest tests are listed at the end, so every run (CI's too) shows where the suite's time goes.
 test: env browser sandbox services
-	$(BIN)/python -m pytest tests
+	$(BIN)/python -m pytest tests --durations=40
 
 # Every throughput benchmark on the fastest device here (CUDA, then MPS, then the CPU), each printing its
 # table and writing bench/results/<script>-<device>.json (on CUDA the tasks run at the GPU scale, against
