@@ -7,6 +7,12 @@ classwork/, which git ignores.
 The root nbgrader_config.py loads this file, so run nbgrader from the repository root.
 """
 import os
+from pathlib import Path
+
+from nbgrader.server_extensions.formgrader.handlers import template_path as formgrader_templates
+
+from grading.instructor.gradebook.new_submissions import build_inside_session
+from grading.instructor.verdicts.salt import class_salt
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 WORK = os.path.join(REPO, "classwork")
@@ -20,6 +26,10 @@ c.CourseDirectory.release_directory = "notebooks"
 c.CourseDirectory.submitted_directory = "classwork/submitted"
 c.CourseDirectory.autograded_directory = "classwork/autograded"
 c.CourseDirectory.feedback_directory = "classwork/feedback"
+# Formgrader lists, counts and autogrades what the grading command graded: the repaired copies it keeps in
+# classwork/intake/ (grading.instructor.course.intake_directory), never the students' own files, which
+# `nbgrader collect` still leaves in classwork/submitted/ for the command to read.
+c.FormgradeExtension.CourseDirectory.submitted_directory = "classwork/intake"
 # The gradebook: the database classwork/gradebook.url names (the grading command's --gradebook writes it,
 # e.g. PostgreSQL for several assistants), or SQLite in classwork/ (grading/instructor/gradebook/database.py).
 _NAMED = os.path.join(WORK, "gradebook.url")
@@ -28,7 +38,22 @@ c.CourseDirectory.db_url = (open(_NAMED).read().strip() if os.path.isfile(_NAMED
 
 # A test cell whose answers run longer than this (an infinite loop, say) scores 0.
 c.TrustedVerdicts.cell_timeout = 120
+# The class's hidden inputs, whoever grades (the grading command passes its work folder's own).
+c.TrustedVerdicts.salt = class_salt(Path(WORK))
 c.ClearSolutions.code_stub = {"python": "# YOUR CODE HERE\nraise NotImplementedError()"}
+
+# Sanitizing as nbgrader does, but an untouched test cell gets its hidden tests back without nbgrader's warning
+# that its checksum changed (grading/instructor/intake/hidden_tests.py); an edited one is still reported.
+c.Autograde.sanitize_preprocessors = [
+    "nbgrader.preprocessors.ClearOutput",
+    "nbgrader.preprocessors.DeduplicateIds",
+    "nbgrader.preprocessors.OverwriteKernelspec",
+    "grading.instructor.intake.hidden_tests.RestoreHiddenTests",
+    "nbgrader.preprocessors.CheckCellMetadata",
+]
+# nbgrader 0.9.6 creates a submission in a way SQLAlchemy 2 warns about three times; built inside the session
+# instead (grading/instructor/gradebook/new_submissions.py), in every nbgrader command this file configures.
+build_inside_session()
 
 # Autograding runs nbgrader's pipeline with the trusted checker in place of nbgrader's Execute
 # (grading/instructor/verdicts/preprocessor.py): no kernel runs the student's notebook; each test cell's
@@ -55,6 +80,15 @@ c.GenerateFeedback.preprocessors = [
     "nbconvert.preprocessors.CSSHTMLHeaderPreprocessor",
 ]
 c.GenerateFeedback.exporter_class = "grading.instructor.outputs.feedback.FeedbackPage"
+
+# Formgrader's submission page begins with why the grading command flagged the hand-in, from the gradebook
+# (grading/instructor/outputs/formgrader.py); feedback pages, built by the same exporter, never show it.
+c.HTMLExporter.preprocessors = ["grading.instructor.outputs.formgrader.FlagReasons"]
+c.FlagReasons.db_url = c.CourseDirectory.db_url
+# ... and typesets math offline, with MathJax from the Jupyter server (grading/instructor/outputs/templates/); the
+# templates of formgrader and of the feedback pages stay nbgrader's.
+c.HTMLExporter.extra_template_basedirs = [os.path.join(REPO, "autograder", "grading", "instructor", "outputs",
+                                                       "templates"), formgrader_templates]
 
 # `nbgrader export` writes, per chapter, <chapter>/grades.csv (a row per student, with a status), canvas.csv
 # and moodle.csv next to the gradebook (grading/instructor/outputs/export.py), not one grades.csv of every chapter.

@@ -17,7 +17,6 @@ fails, the run stops with "setup failed": nobody is given 0 for it.
 import argparse
 import hashlib
 import html
-import os
 import secrets
 import sys
 import zipfile
@@ -41,7 +40,8 @@ from grading.instructor.course import (
     intake_directory,
     workdir_options,
 )
-from grading.instructor.verdicts.preprocessor import report_notes
+from grading.instructor.verdicts.preprocessor import MEMORY_LIMIT_MB, report_notes
+from grading.instructor.verdicts.salt import class_salt
 from grading.instructor.intake import similarity
 from grading.instructor.intake.lms import LAYOUTS, TIMESTAMP
 from grading.instructor.intake.submissions import Submission, collect, prepare, writes_into
@@ -49,7 +49,6 @@ from grading.instructor.workers.abc import Workers, WorkerTimeout
 from grading.instructor.workers.local import GradingWorkers
 
 NOTEBOOK_TIME_LIMIT = 600  # seconds for one whole notebook; c.Execute.timeout limits each cell
-MEMORY_LIMIT_MB = 4096  # address space of one answer worker
 
 
 @dataclass
@@ -108,18 +107,6 @@ def _write_timestamp(path: Path, submission: Submission) -> bool:
     else:
         path.write_text(text)
     return text != before
-
-
-def _salt(workdir: Path) -> int:
-    """The secret mixed into the hidden tests' seeds: GRADING_SALT, or one drawn once per class and kept."""
-    if os.environ.get("GRADING_SALT"):
-        return int(os.environ["GRADING_SALT"])
-    path = workdir / "hidden-test-salt"
-    if not path.is_file():
-        drawn = path.with_suffix(f".{os.getpid()}")
-        drawn.write_text(str(secrets.randbits(62)))
-        drawn.replace(path)  # whole, at once
-    return int(path.read_text())
 
 
 def _autograde(chapter: str, student: str, workdir: Path, limits: Limits, workers: Workers, salt: int) -> str | None:
@@ -213,7 +200,7 @@ def _grade(chapter: str, folder: Path, workdir: Path, force: bool, id_pattern: s
                                                          if s.layout == "canvas" and s.hand_ins[0].identity})
         outcomes = {s.student: Outcome(s, "skipped") for s in submissions}
         to_grade = [s for s in submissions if _import(s, chapter, workdir, force)]
-        salt = _salt(workdir)
+        salt = class_salt(workdir)
         reasons = pool.map(lambda s: _autograde(chapter, s.student, workdir, limits, workers, salt), to_grade)
         try:
             for submission, reason in tqdm(zip(to_grade, reasons), total=len(to_grade), desc=f"grading {chapter}",

@@ -36,6 +36,8 @@ from sqlalchemy import Column, MetaData, String, Table, Text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
 
+from grading.instructor.gradebook.new_submissions import build_inside_session
+
 FILE = "gradebook.url"
 
 TABLES = MetaData()
@@ -92,6 +94,7 @@ def opened(db_url: str):
     command, found next to this Python."""
     path = os.environ.get("PATH", "")
     os.environ["PATH"] = os.pathsep.join([os.path.dirname(sys.executable), path])
+    build_inside_session()  # the course adds submissions too (a hand-in that could not be graded)
     try:
         with Gradebook(db_url) as gradebook:
             # after nbgrader's tables: nbgrader takes a database with tables in it for one it made

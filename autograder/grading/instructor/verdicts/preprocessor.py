@@ -30,6 +30,7 @@ from grading.instructor.verdicts.zygote import SHARED
 REPORT_TAG = "grading-report"
 SETUP_FAILURE = "setup failed: "  # begins the error of a notebook whose instructor's setup did not run
 TAMPERING_KINDS = ("Blocked", "Forbidden")  # what the worker stopped, and forbidden calls it saw
+MEMORY_LIMIT_MB = 4096  # address space of one answer worker
 
 
 def error_output(ename: str, evalue: str) -> dict:
@@ -47,7 +48,9 @@ def report_notes(nb: nbformat.NotebookNode) -> list[str]:
 
 class TrustedVerdicts(NbGraderPreprocessor):
     cell_timeout = Integer(120, help="Seconds the answers may run for one test cell").tag(config=True)
-    memory_limit_mb = Integer(0, help="Address space of the answer worker in MB (0: no cap)").tag(config=True)
+    # the grading command's default too, so that plain nbgrader and formgrader's Autograde grade as it does
+    memory_limit_mb = Integer(MEMORY_LIMIT_MB,
+                              help="Address space of the answer worker in MB (0: no cap)").tag(config=True)
     salt = Integer(0, help="Secret mixed into the hidden tests' seeds").tag(config=True)
     setup_failure_marker = Unicode("", help="A secret the grading command draws for each notebook: the error of a "
                                    "failed setup begins with it, so that no text of a student's (a grade_id in "
@@ -139,7 +142,8 @@ def run_checker(argv: list[str], env: dict[str, str], log: Path) -> tuple[int, s
 def as_markdown_text(text: str) -> str:
     """``text`` (a student's error message, say) as a markdown cell shows it, on the feedback page too: as
     plain text on one line, never as HTML, a link, an image or a heading (markdown passes HTML through)."""
-    one_line = " ".join(html.escape(text).split())
+    # quotes stay as they are: markdown shows them as text, and an escaped one as "&#x27;"
+    one_line = " ".join(html.escape(text, quote=False).split())
     return re.sub(r"([\\`*_{}\[\]()#+\-.!|~>])", r"\\\1", one_line)
 
 
