@@ -4,18 +4,25 @@ Usage: python -m grading.instructor.release.notebooks [CHAPTER ...] [--force]
 
 Each notebook's install cell (for Colab) is given the student repository that _config.yml names
 (``COURSE_REPOSITORY``; left empty while it names the placeholder, and the cell then says what to
-configure). A chapter whose solutions, nbgrader configuration and student repository are unchanged
-since its last release is skipped (grading.instructor.freshness); ``--force`` releases it anyway.
+configure). After the set-up cell, a notebook whose demos use answers of earlier chapters lists them and
+calls ``grading.student.earlier_answers.check_earlier_answers``, which says in one message which of them
+the student's notebook and package still lack; the lists are recorded by running the solution notebooks
+(grading.instructor.release.earlier_answers; a chapter released here is recorded again first where its
+solutions or the reference changed since). A chapter whose solutions, nbgrader configuration and student
+repository are unchanged since its last release is skipped (grading.instructor.freshness); ``--force``
+releases it anyway.
 """
 import json
 import re
 import sys
+import textwrap
 from pathlib import Path
 
-from grading.instructor import freshness
 import nbformat
 
+from grading.instructor import freshness
 from grading.instructor.course import NOTEBOOKS, REPO, SOLUTIONS, chapters, nbgrader, student_repository
+from grading.instructor.release import earlier_answers
 
 _SECRET_REGION = re.compile(r"### BEGIN (SOLUTION|HIDDEN TESTS)\n(.*?)### END \1", re.DOTALL)
 _REPOSITORY_LINE = re.compile(r'^COURSE_REPOSITORY = ".*"$', re.MULTILINE)
@@ -26,11 +33,33 @@ def release(chapter: str, *extra: str, directory: Path = NOTEBOOKS, repository: 
     record checksums; then name ``repository`` (by default _config.yml's) in the install cell."""
     nbgrader("generate_assignment", chapter, "--force", f"--CourseDirectory.release_directory={directory}", *extra)
     url = student_repository() if repository is None else repository
+    used = earlier_answers.uses(chapter)
     for path in (directory / chapter).glob("*.ipynb"):
         notebook = nbformat.read(path, as_version=4)
         for cell in notebook.cells:
             cell.source = _REPOSITORY_LINE.sub(f'COURSE_REPOSITORY = "{url}"', cell.source)
+        if used:
+            at = next(i for i, cell in enumerate(notebook.cells)
+                      if cell.metadata.get("nbgrader", {}).get("grade_id") == "setup") + 1
+            notebook.cells[at:at] = earlier_answers_cells(used)
         nbformat.write(notebook, path)
+
+
+def earlier_answers_cells(used: dict[str, list[str]]) -> list[nbformat.NotebookNode]:
+    """The cells after the set-up cell that list the earlier chapters' answers the demos use (chapter -> names)
+    and say which are still missing; fixed ids, so that a release is the same each time."""
+    listed = "; ".join(f"chapter {chapter[:2]}'s {', '.join(f'`{name}`' for name in names)}"
+                       for chapter, names in used.items())
+    text = textwrap.fill(
+        f"**Other chapters' answers.** This notebook's demos run your answers of other chapters: {listed}. The "
+        "cell below says which of them this notebook does not have yet: paste those functions from your notebooks "
+        "of those chapters into a cell after it, or ask your instructor to release those chapters' answers. The "
+        "exercises themselves do not need them.", 100)
+    entries = "".join(f"        {json.dumps(chapter)}: {json.dumps(names)},\n" for chapter, names in used.items())
+    code = ("from grading.student.earlier_answers import check_earlier_answers\n\n"
+            f"check_earlier_answers(\n    {{\n{entries}    }}\n)")
+    return [nbformat.v4.new_markdown_cell(text, id="earlier-answers"),
+            nbformat.v4.new_code_cell(code, id="earlier-answers-check")]
 
 
 def _regions(chapter: str) -> tuple[dict[str, set[str]], set[str]]:
@@ -86,6 +115,7 @@ def main(argv: list[str]) -> None:
         if not force and freshness.unchanged(f"release-{chapter}", digest, NOTEBOOKS / chapter / f"{chapter}.ipynb"):
             print(f"notebooks/{chapter}/ is up to date")
             continue
+        earlier_answers.refresh(chapter)  # runs the solution notebook where it or the reference changed
         release(chapter)
         freshness.record(f"release-{chapter}", digest)
         print(f"released notebooks/{chapter}/")

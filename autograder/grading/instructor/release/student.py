@@ -342,6 +342,16 @@ def _check_imports(sources: dict[Path, str]) -> None:
                          + "; ".join(broken))
 
 
+def _answers_module(withheld: set[str]) -> str:
+    """seqmodels/answers.py, naming the chapters whose answers the release does not hold."""
+    source, empty = (STUDENT_FILES / "answers.py").read_text(), "WITHHELD: frozenset[str] = frozenset()"
+    if empty not in source:
+        raise ValueError(f"{STUDENT_FILES / 'answers.py'} has no line `{empty}` for the release to fill in")
+    chapters_out = textwrap.fill(", ".join(f'"{chapter}"' for chapter in sorted(withheld)), 112,
+                                 initial_indent=" " * 4, subsequent_indent=" " * 4)
+    return source.replace(empty, f"WITHHELD: frozenset[str] = frozenset({{\n{chapters_out}\n}})" if withheld else empty)
+
+
 def student_package(released: set[str]) -> dict[Path, str]:
     """The student seqmodels for the chapters whose answers are ``released``: path (``seqmodels/...``) -> source."""
     graded = graded_chapters()
@@ -362,7 +372,7 @@ def student_package(released: set[str]) -> dict[Path, str]:
         sources[path] = _transform(module_name(path), source, stubs, derived, home, chapter_of)
     sources = {path: source for path, source in sources.items()
                if WITHHELD_MODULES.get(module_name(path)) not in withheld}
-    sources[Path("seqmodels/answers.py")] = (STUDENT_FILES / "answers.py").read_text()
+    sources[Path("seqmodels/answers.py")] = _answers_module({chapter_of[name] for name in withheld})
     if withheld:
         package, out = Path("seqmodels/__init__.py"), sorted({chapter_of[name][:2] for name in withheld})
         sources[package] = _apply(sources[package], [_docstring_note(sources[package], (
@@ -469,8 +479,10 @@ A chapter ends with a demo that trains a model with `seqmodels`. This copy of th
 answers: its graded functions run the functions of the same name that you define in the notebook,
 so a demo runs your code, and until you have written it the demo stops with an error that names it.
 A demo may need an earlier chapter's functions too ("`encode` is a graded function of chapter 01;
-define it in your notebook, or ask your instructor to release chapter 01's answers"): your
-instructor adds a chapter's answers here once its deadline has passed (`git pull` fetches them).
+define it in your notebook, or ask your instructor to release chapter 01's answers"): each notebook
+lists those after its set-up cell, which names in one message the ones still missing. Paste them
+from your earlier notebooks, or wait for your instructor, who adds a chapter's answers here once its
+deadline has passed (`git pull` fetches them).
 
 Answers released: {released or "none yet"}.
 {"Notebooks still to come:" + later if held else ""}

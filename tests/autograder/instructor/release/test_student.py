@@ -14,6 +14,7 @@ import pytest
 import torch
 
 import seqmodels
+from grading.instructor.release import earlier_answers
 from grading.instructor.release import student as student_release
 from grading.instructor.course import REPO, chapters
 from grading.instructor.release.notebooks import leaked, secret_lines
@@ -193,6 +194,32 @@ def run_with_the_release(release: Path, script: str) -> str:
                           env={**os.environ, "PYTHONPATH": path, "OMP_NUM_THREADS": "1"}, timeout=300)
     assert done.returncode == 0, done.stderr
     return done.stdout
+
+
+def test_chapter_05_lists_the_earlier_answers_its_demos_use_and_names_the_missing_ones_at_once(releases, capsys):
+    """Before any deadline chapter 05's notebook lists chapter 01's and 04's functions after its set-up cell, and
+    running the set-up names every missing one in one message; a function that the notebook defines, or that a
+    released chapter ships, is not missing, and with the course's own seqmodels nothing is said."""
+    assert earlier_answers.uses("05_lstm_gru") == {"01_tokens": ["build_vocab", "encode", "pad_batch"],
+                                                   "04_rnn": ["lm_pairs"]}
+    notebook = "notebooks/05_lstm_gru/05_lstm_gru.ipynb"
+    cells = ["".join(cell["source"]) for cell in json.loads((releases["first"] / notebook).read_text())["cells"]]
+    setup = next(i for i, source in enumerate(cells) if "RUN_SLOW_DEMOS = " in source)
+    listing, check = cells[setup + 1:setup + 3]
+    assert "other chapters: chapter 01's `build_vocab`, `encode`, `pad_batch`; chapter 04's `lm_pairs`." in " ".join(
+        listing.split())
+    set_up = cells[setup] + "\n" + check
+    out = run_with_the_release(releases["first"], set_up)
+    assert out.count("\n") == 1 and "Still missing for this notebook's demos: chapter 01's build_vocab, encode, " \
+        "pad_batch; chapter 04's lm_pairs. Paste your functions" in out, out
+    own_encode = run_with_the_release(releases["first"], "def encode(tokens, vocab):\n    return []\n" + set_up)
+    assert "chapter 01's build_vocab, pad_batch; chapter 04's lm_pairs." in own_encode, own_encode
+    assert "demos: chapter 04's lm_pairs." in run_with_the_release(releases["01 out"], set_up)
+    every_one = "".join(f"def {name}(*args):\n    return None\n" for name in ("build_vocab", "encode", "pad_batch",
+                                                                             "lm_pairs"))
+    assert run_with_the_release(releases["first"], every_one + set_up) == ""
+    exec(compile(check, "check", "exec"), {})  # this repository's seqmodels holds every answer
+    assert capsys.readouterr().out == ""
 
 
 def test_the_reference_is_not_importable_beside_the_release(releases):

@@ -13,11 +13,21 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+# The chapters whose answers this release does not hold: the release writes them here (student.py).
+WITHHELD: frozenset[str] = frozenset()
 _running = threading.local()  # names of the graded functions whose student version is running now
 
 
 def _chapter(chapter: str) -> str:
     return f"chapter {chapter.partition('_')[0]}"
+
+
+def _notebooks(name: str) -> Callable | None:
+    """The function ``name`` that the running notebook defines, if it does."""
+    yours = getattr(sys.modules.get("__main__"), name, None)
+    if not callable(yours) or getattr(yours, "__module__", "").partition(".")[0] == __package__:  # not this stub
+        return None
+    return yours
 
 
 def your_function(name: str, chapter: str, extensions: dict[str, tuple[Any, Any]] | None = None) -> Callable:
@@ -32,8 +42,8 @@ def your_function(name: str, chapter: str, extensions: dict[str, tuple[Any, Any]
             f"`{name}` with {', '.join(given)} is the course's extension of the graded function of "
             f"{_chapter(chapter)}, which yours does not take; it works once your instructor releases "
             f"{_chapter(chapter)}'s answers")
-    yours = getattr(sys.modules.get("__main__"), name, None)
-    if not callable(yours) or getattr(yours, "__module__", "").partition(".")[0] == __package__:  # not this stub
+    yours = _notebooks(name)
+    if yours is None:
         raise NotImplementedError(
             f"`{name}` is a graded function of {_chapter(chapter)}; define it in your notebook, or ask your "
             f"instructor to release {_chapter(chapter)}'s answers")
@@ -61,3 +71,18 @@ def withheld(name: str, graded: str, chapter: str) -> None:
     raise NotImplementedError(
         f"`{name}` computes what `{graded}` of {_chapter(chapter)} does, so it comes with {_chapter(chapter)}'s "
         f"answers: ask your instructor to release them")
+
+
+def missing_earlier_answers(uses: dict[str, list[str]]) -> str:
+    """One message naming every function of ``uses`` (chapter -> graded functions that the notebook's demos
+    use) that is still missing: neither defined in the running notebook nor released; "" when none is."""
+    missing = {chapter: [name for name in names if chapter in WITHHELD and _notebooks(name) is None]
+               for chapter, names in uses.items()}
+    missing = {chapter: names for chapter, names in missing.items() if names}
+    if not missing:
+        return ""
+    listed = "; ".join(f"{_chapter(chapter)}'s {', '.join(names)}" for chapter, names in missing.items())
+    return (f"Still missing for this notebook's demos: {listed}. Paste your functions from those chapters' "
+            "notebooks into a cell below this one and run it, or ask your instructor to release those "
+            "chapters' answers. The exercises do not need them; until then the demos that use them stop "
+            "with an error that names the function.")
