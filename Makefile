@@ -25,6 +25,12 @@ env: $(STAMP)
 release: env
 	$(BIN)/python -m grading.instructor.release.notebooks
 
+# Which other chapters' answers each chapter's demos use, recorded by running its solution notebook (1-5 min a
+# chapter; only chapters whose solutions or the reference changed since their record): after such a change,
+# before `make release`, which lists them at the top of each student notebook.
+earlier-answers: env
+	$(BIN)/python -m grading.instructor.release.earlier_answers
+
 # The student repository: the student notebooks, the test cells' helpers and a seqmodels without answers
 # (grading/instructor/release/student.py; chapters listed in autograder/student_release.json ship theirs).
 # Push STUDENT_RELEASE as its own repository; a clone of it there keeps its .git across rebuilds.

@@ -26,7 +26,9 @@ student's run either, since the student notebook is the same code less the answe
 on the machine (a GPU's CUDA graphs) are recorded as the CPU runs them, as most students run them.
 
 The record of a chapter carries the fingerprint of its solutions and of the reference package; a chapter
-whose record is older is recorded again by this command (``--force``: every chapter named).
+whose record is older is recorded again by this command (``make earlier-answers``; ``--force``: every chapter
+named). The release does not record (a run of every notebook would make ``make`` on a fresh clone twice as
+long): it releases with the committed record and names the chapters whose record is older.
 """
 import argparse
 import copy
@@ -156,12 +158,16 @@ def uses(chapter: str) -> dict[str, list[str]]:
     return records[chapter]["uses"]
 
 
+def stale(chapter: str) -> bool:
+    """True when the chapter's solutions or the reference changed since its record (or it has none)."""
+    return _records().get(chapter, {}).get("fingerprint") != _fingerprint(chapter)
+
+
 def refresh(chapter: str, force: bool = False) -> bool:
     """Record the chapter again if its solutions or the reference changed since its record; True if it did."""
-    records, digest = _records(), _fingerprint(chapter)
-    if not force and records.get(chapter, {}).get("fingerprint") == digest:
+    if not force and not stale(chapter):
         return False
-    used = record(chapter)
+    digest, used = _fingerprint(chapter), record(chapter)
     records = _records()  # as it is now: another chapter may have been recorded meanwhile
     records[chapter] = {"fingerprint": digest, "uses": used}
     RECORD.write_text(json.dumps(dict(sorted(records.items())), indent=1) + "\n")

@@ -7,8 +7,8 @@ Each notebook's install cell (for Colab) is given the student repository that _c
 configure). After the set-up cell, a notebook whose demos use answers of earlier chapters lists them and
 calls ``grading.student.earlier_answers.check_earlier_answers``, which says in one message which of them
 the student's notebook and package still lack; the lists are recorded by running the solution notebooks
-(grading.instructor.release.earlier_answers; a chapter released here is recorded again first where its
-solutions or the reference changed since). A chapter whose solutions, nbgrader configuration and student
+(grading.instructor.release.earlier_answers, ``make earlier-answers``), which the release does not do: it
+names a chapter whose record is older than its solutions or the reference. A chapter whose solutions, nbgrader configuration and student
 repository are unchanged since its last release is skipped (grading.instructor.freshness); ``--force``
 releases it anyway.
 """
@@ -115,7 +115,9 @@ def main(argv: list[str]) -> None:
         if not force and freshness.unchanged(f"release-{chapter}", digest, NOTEBOOKS / chapter / f"{chapter}.ipynb"):
             print(f"notebooks/{chapter}/ is up to date")
             continue
-        earlier_answers.refresh(chapter)  # runs the solution notebook where it or the reference changed
+        if earlier_answers.stale(chapter):
+            print(f"note: {chapter}'s list of other chapters' answers was recorded before its solutions or the "
+                  "reference changed: `make earlier-answers` records it again (it runs the solution notebook)")
         release(chapter)
         freshness.record(f"release-{chapter}", digest)
         print(f"released notebooks/{chapter}/")
