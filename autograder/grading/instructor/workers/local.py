@@ -51,7 +51,8 @@ class Worker:
             raise WorkerTimeout(f"ran longer than {timeout:g} s")
         if not line:  # the worker itself died (killed from outside, or out of memory)
             self.close()
-            return False, "the grading process stopped unexpectedly"
+            # an ERROR line, which grading.instructor.grade gives as the reason the notebook failed
+            return False, "[GradingWorker | ERROR] the grading process stopped (killed, or out of memory)"
         reply = json.loads(line)
         return reply["ok"], reply["log"]
 
