@@ -19,6 +19,11 @@ Exactly once: a task is acknowledged only after its verdicts are stored (``acks_
 middle of a notebook returns it to the queue (``reject_on_worker_lost``), and a machine that vanishes returns
 its notebook after the broker's visibility timeout. A notebook checked twice gives the same verdicts under the
 same key (chapter, student and a fingerprint of the hand-in and the checker's settings), which is recorded once.
+
+A notebook that stops every worker that takes it (it makes the machine run out of memory, say) would come back
+forever: each delivery is counted in Redis under the task's id, and once MAX_WORKERS_LOST workers were lost
+with it the next delivery does not grade it but answers why, and the submission fails with that reason (score
+0), as a notebook that crashes the local workers does.
 """
 import argparse
 import hashlib
@@ -50,6 +55,11 @@ VISIBILITY_TIMEOUT_S = 1800
 IN_FLIGHT = 256  # notebooks handed to the queue at once by one grading command
 POLL_S = 0.25  # how often the command looks for a notebook's verdicts (latency only: many are in flight)
 NO_WORKER_WARNING_S = 2  # how long the command waits for a worker to answer a ping before warning
+# workers lost with one notebook (their process killed, or their machine gone) before it is given up: more
+# than one, so that an ordinary crash or a lost machine still has the notebook graded on its next delivery, and
+# few, since each loss holds a worker for up to the notebook's time limit
+MAX_WORKERS_LOST = 3
+DELIVERIES_KEPT_S = 86400  # how long Redis keeps a notebook's count of deliveries: as long as Celery's results
 
 app = Celery("grading", set_as_current=False)
 app.conf.update(
@@ -80,10 +90,25 @@ def _course_config():
     return PyFileConfigLoader("nbgrader_config.py", path=str(REPO)).load_config()
 
 
-@app.task(name="grading.verdicts")
-def verdicts(chapter: str, notebook: str, checker: dict[str, int]) -> dict:
+def deliveries(task) -> int:
+    """How many times ``task``'s message has been handed to a worker, this time included. Counted in the Redis
+    that every worker shares, under the task's id: the broker only says whether a message was handed out before
+    (``redelivered``), and Celery's own ``task_retry_on_worker_lost`` counts only the losses that the worker's
+    main process outlives, not a whole worker killed for memory or a machine gone."""
+    name = f"grading.deliveries.{task.request.id}"
+    with task.backend.client.pipeline() as redis:
+        count, _ = redis.incr(name).expire(name, DELIVERIES_KEPT_S).execute()
+    return count
+
+
+@app.task(name="grading.verdicts", bind=True)
+def verdicts(self, chapter: str, notebook: str, checker: dict[str, int]) -> dict:
     """The trusted checker's result for one notebook (``{"result": ...}``), or why it could not check
     (``{"error": ...}``, which the grading command reports as nbgrader would)."""
+    lost = deliveries(self) - 1  # every earlier delivery ended with its worker gone, or it would not be back
+    if lost >= MAX_WORKERS_LOST:
+        return {"error": f"[QueueWorker | ERROR] the notebook stopped the grading worker {lost} times (killed, out "
+                         "of memory or its machine lost); it was not graded again"}
     graded, start = nbformat.reads(notebook, as_version=4), time.perf_counter()
     try:
         result = TrustedVerdicts(config=_course_config(), **checker).checked(graded, chapter)

@@ -3,10 +3,13 @@
 Two grading workers run as separate processes, each in a network namespace of its own joined to this one by a
 veth pair, as two machines would be (where the machine allows; else on loopback, and the test says so): from
 there the broker is reachable and the gradebook is not. The class's grades through the queue must equal the
-one-machine run's, and a worker process killed in the middle of a notebook must lose no grade and double none.
+one-machine run's, and a worker process killed in the middle of a notebook must lose no grade and double none; a notebook that
+kills every worker that takes it must end failed after MAX_WORKERS_LOST losses, not come back forever.
 """
+import hashlib
 import os
 import secrets
+import shutil
 import signal
 import subprocess
 import sys
@@ -24,6 +27,7 @@ from tests.services import network_hosts, redis_on
 CHAPTER = "01_tokens"
 WORKERS = 2
 STUDENTS = 3  # enough for both workers to be busy and one to be killed while the others go on
+POISON_KILLING_S = 60  # how long the test kills every worker that takes the poison notebook (a few s each)
 
 
 @pytest.fixture(scope="module")
@@ -151,3 +155,46 @@ def test_a_worker_killed_mid_notebook_loses_no_grade_and_doubles_none(class_fold
     assert set(counts) == set(one_machine)
     assert all(submissions == 1 for submissions, _ in counts.values())
     assert len({grades for _, grades in counts.values()}) == 1, "every student has each grade cell once"
+
+
+def test_a_notebook_that_kills_every_worker_ends_failed_and_the_queue_goes_on(class_folder, one_machine, workers,
+                                                                               broker, postgresql_url, tmp_path):
+    from grading.instructor.workers.queue import MAX_WORKERS_LOST
+
+    poison, ordinary = sorted(one_machine)[:2]
+    folder = tmp_path / "submitted"
+    folder.mkdir()
+    for student in (poison, ordinary):
+        shutil.copytree(class_folder / student, folder / student)
+    poison_task = f"{CHAPTER}.{hashlib.sha256(poison.encode()).hexdigest()[:16]}."  # workers.queue.key's prefix
+    killed, graded = [], threading.Event()
+
+    def kill_every_worker_that_takes_the_poison():
+        # as a notebook that exhausts the machine's memory would: every delivery, for as long as it comes back
+        deadline = time.monotonic() + POISON_KILLING_S
+        while not graded.is_set() and time.monotonic() < deadline:
+            # both workers' answers, or what came within 0.5 s: one poll is a broadcast's round trip, not 0.5 s
+            for tasks in (workers.control.inspect(timeout=0.5, limit=WORKERS).active() or {}).values():
+                for task in tasks:
+                    pid = task.get("worker_pid")
+                    if task["id"].startswith(poison_task) and pid and pid not in killed:
+                        os.kill(pid, signal.SIGKILL)
+                        killed.append(pid)
+
+    killer = threading.Thread(target=kill_every_worker_that_takes_the_poison)
+    killer.start()
+    start = time.monotonic()
+    try:
+        rows, recorded = graded_through_queue(folder, tmp_path / "work", postgresql_url, broker[0])
+    finally:
+        graded.set()
+        killer.join()
+    elapsed = time.monotonic() - start
+    assert len(killed) >= MAX_WORKERS_LOST, f"the poison notebook was caught grading only {len(killed)} times"
+    status, raw, _, csv_status = rows[poison]
+    assert (status, raw) == ("failed", 0), f"the poison notebook was graded after {len(killed)} killed workers"
+    assert csv_status.startswith("failed: ") and f"stopped the grading worker {MAX_WORKERS_LOST} times" in csv_status
+    assert "it was not graded again" in csv_status
+    assert rows[ordinary] == one_machine[ordinary]
+    assert sorted(recorded.values()) == [ordinary]
+    assert elapsed < POISON_KILLING_S, "the poison notebook held the queue until the test stopped killing"
