@@ -8,6 +8,7 @@ kills every worker that takes it must end failed after MAX_WORKERS_LOST losses, 
 """
 import hashlib
 import os
+import re
 import secrets
 import shutil
 import signal
@@ -18,10 +19,10 @@ import time
 from pathlib import Path
 
 import pytest
-
 from grading.instructor.example_class import build_submission, load_students
 from grading.instructor.grade import grade
 from grading.instructor.processes import kill_group
+
 from tests.services import network_hosts, redis_on
 
 CHAPTER = "01_tokens"
@@ -193,7 +194,9 @@ def test_a_notebook_that_kills_every_worker_ends_failed_and_the_queue_goes_on(cl
     assert len(killed) >= MAX_WORKERS_LOST, f"the poison notebook was caught grading only {len(killed)} times"
     status, raw, _, csv_status = rows[poison]
     assert (status, raw) == ("failed", 0), f"the poison notebook was graded after {len(killed)} killed workers"
-    assert csv_status.startswith("failed: ") and f"stopped the grading worker {MAX_WORKERS_LOST} times" in csv_status
+    # at least the limit: a kill that lands on the delivery that reports the limit makes one loss more
+    lost = re.search(r"stopped the grading worker (\d+) times", csv_status)
+    assert csv_status.startswith("failed: ") and lost and int(lost.group(1)) >= MAX_WORKERS_LOST, csv_status
     assert "it was not graded again" in csv_status
     assert rows[ordinary] == one_machine[ordinary]
     assert sorted(recorded.values()) == [ordinary]
