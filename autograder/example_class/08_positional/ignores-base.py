@@ -5,6 +5,7 @@ answers: solution
 loses: test_sinusoidal_pe_layout test_pe_shift_matrix_property test_offset_pe_normalised test_add_positions_concat test_add_positions_edges test_relative_distances test_relative_distances_edges
 hint: the denominator is i_max - i0
 hint: use the base you are given
+hint: angle mu * w_k with w_k = base ** (-2k / d)
 hint: keep x's dtype
 """
 # %% sinusoidal_pe

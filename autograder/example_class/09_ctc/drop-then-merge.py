@@ -4,6 +4,7 @@ answers: solution
 loses: test_ctc_collapse_see_you test_ctc_collapse_edges test_ctc_extend_example test_ctc_extend_edges test_ctc_greedy_decode_example test_ctc_greedy_decode_edges
 hint: merge runs of equal labels FIRST
 hint: 2S + 1 symbols
+hint: the empty target extends to a single blank
 hint: take the argmax symbol of every frame
 """
 # %% ctc_collapse
