@@ -144,9 +144,7 @@ class Answers:
                 self.skipped.add(label)
                 if kind == "answer":
                     self.failures[label] = _why_stopped(error, self.load_timeout)
-                self._spawn()
-                if loaded:
-                    self._load(loaded)
+                self._spawn_holding(loaded)
             if kind == "locked" and label in self.failures:
                 self.close()
                 raise SetupFailed(f"the {label} cell raised in the answer worker: {self.failures[label]}")
@@ -159,10 +157,14 @@ class Answers:
             self._load([chunk])
         except (PipeClosed, OSError):
             self.close()
-            self._spawn()
-            if loaded:
-                self._load(loaded)
+            self._spawn_holding(loaded)
             self._load([chunk])
+
+    def _spawn_holding(self, loaded: list[list]) -> None:
+        """A fresh worker with the chunks ``loaded`` so far loaded again (after the last one was closed)."""
+        self._spawn()
+        if loaded:
+            self._load(loaded)
 
     def new_cell(self) -> None:
         """Before a test cell: the worker that served the last one goes, with every thread, file, module change and
