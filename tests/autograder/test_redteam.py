@@ -41,6 +41,9 @@ RED_TEAM = Path(__file__).parent / "redteam"
 CHAPTERS = sorted(p.name for p in RED_TEAM.iterdir() if p.is_dir())
 CASES = [(chapter, s) for chapter in CHAPTERS for s in load_students(chapter, RED_TEAM)]
 LAYERS = ("sandbox", "worker", "checker")
+# CPU seconds per test cell: every honest answer here needs well under one, and each endless loop costs four
+# of them (two test cells, each run twice); c03-waits-without-computing sleeps a little longer than this
+CELL_S = 3
 
 
 def _course_files() -> dict[Path, bytes]:
@@ -67,9 +70,9 @@ def _edit(folder: Path, spec: str) -> None:
 class _Graded(dict):
     """Each chapter's red team, graded as one class the first time a test asks for it."""
 
-    def __init__(self, tmp_path_factory):
+    def __init__(self, tmp_path_factory, workers):
         super().__init__()
-        self.tmp_path_factory = tmp_path_factory
+        self.tmp_path_factory, self.workers = tmp_path_factory, workers
 
     def __missing__(self, chapter: str):
         workdir = self.tmp_path_factory.mktemp(f"redteam-{chapter}")
@@ -77,7 +80,8 @@ class _Graded(dict):
             folder = build_submission(student, chapter, workdir / "incoming")
             if "edit" in student.fields:
                 _edit(folder, student.fields["edit"])
-        outcomes = grade(chapter, workdir / "incoming", workdir, jobs=2, limits=Limits(cell_s=10), progress=False)
+        outcomes = grade(chapter, workdir / "incoming", workdir, limits=Limits(cell_s=CELL_S), progress=False,
+                         workers=self.workers)
         self[chapter] = (workdir, {o.submission.student: o for o in outcomes})
         return self[chapter]
 
@@ -86,8 +90,8 @@ class _Graded(dict):
 
 
 @pytest.fixture(scope="module")
-def graded(tmp_path_factory):
-    return _Graded(tmp_path_factory), _course_files()
+def graded(tmp_path_factory, grading_workers):
+    return _Graded(tmp_path_factory, grading_workers), _course_files()
 
 
 def test_the_red_team_is_at_least_thirty_strong():

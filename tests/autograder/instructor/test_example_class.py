@@ -29,10 +29,10 @@ EXACT_HINTS = ("01_tokens", "02_pooling", "03_embeddings", "04_rnn", "05_lstm_gr
 
 
 @pytest.fixture(scope="module", params=CHAPTERS)
-def graded(request, tmp_path_factory) -> tuple[str, Path, Path]:
+def graded(request, tmp_path_factory, grading_workers) -> tuple[str, Path, Path]:
     chapter = request.param
     workdir = tmp_path_factory.mktemp(chapter)
-    return chapter, workdir, grade_class(chapter, workdir)
+    return chapter, workdir, grade_class(chapter, workdir, workers=grading_workers)
 
 
 def cell_scores(workdir: Path, chapter: str, student: str) -> dict[str, tuple[float, float]]:

@@ -72,6 +72,7 @@ class Answers:
         self.names: set[str] = set()
         self.failures: dict[str, str] = {}  # answer chunks that raised while loading, and why
         self.skipped: set[str] = set()  # chunks that stopped or hung the worker: never loaded again
+        self.loadable: list[list] | None = None  # the chunks that loaded one by one, in order, last time
         self.restarts = 0
         self.used = False  # True once a test cell called an answer in the current worker
         self.callable = True  # False while the checker prepares: the notebook's examples do not run answers
@@ -128,6 +129,8 @@ class Answers:
 
     def _start(self) -> None:
         self._spawn()
+        if self.loadable is not None and self._loaded_at_once():
+            return
         loaded: list[list] = []
         for chunk in self.chunks:
             label, _, kind = chunk
@@ -148,6 +151,23 @@ class Answers:
             if kind == "locked" and label in self.failures:
                 self.close()
                 raise SetupFailed(f"the {label} cell raised in the answer worker: {self.failures[label]}")
+        self.loadable = loaded
+
+    def _loaded_at_once(self) -> bool:
+        """Load the chunks that loaded one by one last time in a single request (each test cell's fresh worker
+        loads them again: one request instead of one per chunk); False, with a fresh worker, where that worker
+        stopped or hung, so that they load one by one again and the chunk to blame is found."""
+        try:
+            self._load(self.loadable)
+        except (AnswerTimeout, PipeClosed, RemoteError, OSError):
+            self.close()
+            self._spawn()
+            return False
+        locked = [label for label, _, kind in self.loadable if kind == "locked" and label in self.failures]
+        if locked:
+            self.close()
+            raise SetupFailed(f"the {locked[0]} cell raised in the answer worker: {self.failures[locked[0]]}")
+        return True
 
     def _load_blaming_the_right_chunk(self, chunk: list, loaded: list[list]) -> None:
         """Load ``chunk``; if the worker stopped meanwhile, load it once more in a fresh worker holding the chunks

@@ -33,6 +33,7 @@ import tempfile
 from pathlib import Path
 
 from grading.instructor.verdicts.sandbox import bubblewrap, sandboxed
+from grading.student.rules import FORBIDDEN
 
 _HERE = Path(__file__).resolve().parent
 WORKER_FILES = (_HERE / "answer_worker.py", _HERE / "wire.py", _HERE.parents[1] / "student" / "watch.py")
@@ -41,6 +42,14 @@ WORKER_ENV = {"OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
 SANDBOX_ENV = {"PATH": "/usr/bin:/bin"}
 START_TIMEOUT = 120  # seconds for the zygote to import PyTorch and answer
 REPLY_TIMEOUT = 10  # seconds for any later reply; a zygote that takes longer has been stopped
+
+
+def forbidden_modules() -> list[str]:
+    """The modules that hold the calls an exercise forbids: every worker's first load resolves those calls
+    (grading.student.watch), which imports the modules (SacreBLEU, tokenizers ...), 0.1 s per test cell unless
+    the zygote has imported them already."""
+    return sorted({dotted.rpartition(".")[0] for calls in FORBIDDEN.values() for dotted in calls
+                   if not dotted.startswith("torch.Tensor.")})
 
 
 def worker_folder(prefix: str) -> Path:
@@ -139,7 +148,8 @@ class Zygote:
         self.folder = worker_folder("answer-zygote-")
         self.control, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         env = {**WORKER_ENV, "GRADING_CONTAINED": "1" if bubblewrap() else "0"}
-        argv = sandboxed([sys.executable, "-I", str(self.folder / "answer_worker.py"), "--zygote", str(theirs.fileno())],
+        argv = sandboxed([sys.executable, "-I", str(self.folder / "answer_worker.py"), "--zygote", str(theirs.fileno()),
+                          ",".join(forbidden_modules())],
                          [self.folder], env, only_tmp_writable=True)
         self.process = subprocess.Popen(argv, pass_fds=[theirs.fileno()], stdin=subprocess.DEVNULL,
                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,

@@ -93,6 +93,27 @@ def test_an_answer_cell_that_hangs_or_exits_while_loading_costs_only_its_own_tes
     assert "did not finish running" in reasons["gate_update"] and "stopped Python" in reasons["count_parameters"]
 
 
+# stops the worker where it is loaded in one request with other chunks, as each test cell's fresh worker loads the
+# chunks that loaded one by one before (grading.instructor.verdicts.answers): found through the worker's own frames
+STOPS_WHEN_LOADED_WITH_OTHERS = """
+import os, sys
+frame_ = sys._getframe()
+while frame_ is not None and "message" not in frame_.f_locals:
+    frame_ = frame_.f_back
+if frame_ is not None and len(frame_.f_locals["message"]["chunks"]) > 1:
+    os._exit(0)
+"""
+
+
+def test_a_chunk_that_stops_the_worker_only_when_loaded_with_others_is_loaded_one_by_one_again():
+    solution = {c.metadata["nbgrader"]["grade_id"]: _without_markers(c.source)
+                for c in nbformat.read(SOLUTIONS / "05_lstm_gru" / "05_lstm_gru.ipynb", as_version=4).cells
+                if c.metadata.get("nbgrader", {}).get("solution")}
+    answers = {"count_parameters": STOPS_WHEN_LOADED_WITH_OTHERS + solution["count_parameters"]}
+    result = checker.check("05_lstm_gru", notebook("05_lstm_gru", answers), cell_s=30)
+    assert failing(result) == set() and result["load_failures"] == [], result
+
+
 def test_answers_cannot_import_the_reference_or_the_grader():
     answers = {"gate_update": "from seqmodels import gate_update\n",
                "count_parameters": "import grading.student.checks\ndef count_parameters(kind, i, k):\n    return 0\n"}
