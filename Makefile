@@ -5,13 +5,13 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: all env browser sandbox services release student-release example-class book test bench gpu-check gpu-session gpu-wheels mutation clean
+.PHONY: all env browser sandbox services release student-release example-class formgrader book test bench gpu-check gpu-session gpu-wheels mutation clean
 .DEFAULT_GOAL := all
 
 all: sandbox release example-class book
 	@echo
 	@echo "Website:        _build/html/index.html"
-	@echo "Example class:  classwork/example/<chapter>/<chapter>/grades.csv and feedback/"
+	@echo "Example class:  classwork/example/<chapter>/grades.csv and feedback/ (make formgrader WORKDIR=classwork/example)"
 
 $(STAMP): requirements.txt requirements-data.txt reference/pyproject.toml autograder/pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -38,9 +38,15 @@ STUDENT_RELEASE ?= _build/student-release
 student-release: release
 	$(BIN)/python -m grading.instructor.release.student $(STUDENT_RELEASE)
 
-# The bundled example class, graded by nbgrader into classwork/example/.
+# The bundled example class, graded by nbgrader into classwork/example/ (one gradebook for every chapter).
 example-class: env sandbox
 	$(BIN)/python -m grading.instructor.example_class
+
+# JupyterLab with nbgrader's formgrader on a class's work folder (classwork/, or WORKDIR=classwork/example for
+# the example class): Nbgrader > Formgrader lists what the grading command graded there.
+WORKDIR ?= classwork
+formgrader: env
+	GRADING_WORKDIR=$(WORKDIR) $(BIN)/jupyter lab --no-browser
 
 # The website: chapter pages from the executed solutions (cached), then Jupyter Book.
 book: env

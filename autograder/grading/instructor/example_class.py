@@ -12,6 +12,10 @@ submission is the released notebook with those answers filled in, as a student
 would hand it in.
 
 Usage: python -m grading.instructor.example_class [--workdir DIR] [CHAPTER ...]
+
+Every chapter is graded into one work folder (classwork/example/), as a course grades its
+chapters into classwork/: one gradebook, which formgrader browses (``make formgrader
+WORKDIR=classwork/example``), and each chapter's grades in ``<workdir>/<chapter>/``.
 """
 import argparse
 import csv
@@ -25,7 +29,7 @@ import nbformat
 from tqdm import tqdm
 
 from grading.instructor.outputs import export
-from grading.instructor.gradebook import flags
+from grading.instructor.gradebook import database, flags
 from grading.instructor import freshness
 from grading.instructor.course import CLASSWORK, NOTEBOOKS, REPO, SOLUTIONS, chapters
 from grading.instructor.grade import GradingWorkers, grade
@@ -116,7 +120,7 @@ def _report(chapter: str, grades: Path, workdir: Path) -> str:
     with grades.open() as handle:
         lines += [f"  {row['student_id']:<16} {float(row['autograded_score']):5.1f} autograded"
                   f"  {summaries.get(row['student_id'], '')}" for row in csv.DictReader(handle)]
-    lines.append(f"  feedback: {workdir / chapter / 'feedback'}/<student>/{chapter}/*.html")
+    lines.append(f"  feedback: {workdir / 'feedback'}/<student>/{chapter}/*.html")
     return "\n".join(lines)
 
 
@@ -129,7 +133,7 @@ def main() -> None:
     stale = {}
     for chapter in args.chapters or [c for c in chapters() if (EXAMPLES / c).is_dir()]:
         step, digest = f"example-class-{chapter}", _inputs(chapter, args.workdir)
-        grades = flags.chapter_folder(args.workdir / chapter, chapter) / export.GRADES
+        grades = flags.chapter_folder(args.workdir, chapter) / export.GRADES
         if not args.force and freshness.unchanged(step, digest, grades):
             print(f"Example class, chapter {chapter}: unchanged since it was last graded ({args.workdir / chapter})")
         else:
@@ -139,9 +143,12 @@ def main() -> None:
     # Chapters are graded CHAPTERS_AT_ONCE at a time by one set of workers: one chapter's steps that use a
     # single core (its release, screening, export) overlap another's grading, and no worker starts twice.
     notebooks = sum(len(load_students(chapter)) for chapter in stale)
+    args.workdir.mkdir(parents=True, exist_ok=True)
+    with database.opened(database.url(args.workdir)):  # the gradebook's tables made once, not by two chapters at once
+        pass
     with GradingWorkers(WORKERS) as workers, ThreadPoolExecutor(CHAPTERS_AT_ONCE) as pool, \
             tqdm(total=notebooks, desc=f"grading the example class ({len(stale)} chapters)", unit="notebook") as bar:
-        graded = {pool.submit(grade_class, chapter, args.workdir / chapter, workers, lambda _: bar.update()): chapter
+        graded = {pool.submit(grade_class, chapter, args.workdir, workers, lambda _: bar.update()): chapter
                   for chapter in stale}
         for future in as_completed(graded):
             chapter = graded[future]

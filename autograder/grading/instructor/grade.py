@@ -198,8 +198,9 @@ def _grade(chapter: str, folder: Path, workdir: Path, force: bool, id_pattern: s
         # Canvas's download names carry each person's Canvas user id, which its grade import matches by
         roster.record_canvas_ids(database.url(workdir), {s.student: s.hand_ins[0].identity for s in submissions
                                                          if s.layout == "canvas" and s.hand_ins[0].identity})
-        outcomes = {s.student: Outcome(s, "skipped") for s in submissions}
         to_grade = [s for s in submissions if _import(s, chapter, workdir, force)]
+        submissions = [s for s in submissions if not s.absent]  # handed in other chapters only: not in this run
+        outcomes = {s.student: Outcome(s, "skipped") for s in submissions}
         salt = class_salt(workdir)
         reasons = pool.map(lambda s: _autograde(chapter, s.student, workdir, limits, workers, salt), to_grade)
         try:

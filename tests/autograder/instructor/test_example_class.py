@@ -16,7 +16,9 @@ from nbgrader.api import Gradebook
 
 from grading.instructor.course import SOLUTIONS, chapters
 from grading.instructor.example_class import EXAMPLES, grade_class, load_students
+from grading.instructor.outputs import export
 from grading.instructor.release.notebooks import leaked, secret_lines
+from tests.autograder.instructor.conftest import formgrader_api
 
 CHAPTERS = [c for c in chapters() if (EXAMPLES / c).is_dir()]
 # "fix lstm_step first", "make that pass first": a pointer to the function or test to fix first, not a bug's hint
@@ -28,11 +30,16 @@ EXACT_HINTS = ("01_tokens", "02_pooling", "03_embeddings", "04_rnn", "05_lstm_gr
                "08_positional", "09_ctc", "10_crf", "11_seq2seq", "12_transformer", "13_gpt")
 
 
+@pytest.fixture(scope="module")
+def class_folder(tmp_path_factory) -> Path:
+    """One work folder for every chapter, as `make example-class` grades them: one gradebook, which formgrader shows."""
+    return tmp_path_factory.mktemp("example-class")
+
+
 @pytest.fixture(scope="module", params=CHAPTERS)
-def graded(request, tmp_path_factory, grading_workers) -> tuple[str, Path, Path]:
+def graded(request, class_folder, grading_workers) -> tuple[str, Path, Path]:
     chapter = request.param
-    workdir = tmp_path_factory.mktemp(chapter)
-    return chapter, workdir, grade_class(chapter, workdir, workers=grading_workers)
+    return chapter, class_folder, grade_class(chapter, class_folder, workers=grading_workers)
 
 
 def cell_scores(workdir: Path, chapter: str, student: str) -> dict[str, tuple[float, float]]:
@@ -180,8 +187,20 @@ def test_the_grades_csv_has_one_row_per_student_with_the_autograded_total(graded
     with grades.open() as handle:
         rows = {row["student_id"]: row for row in csv.DictReader(handle) if row["assignment"] == chapter}
     students = load_students(chapter)
-    assert set(rows) == {s.student_id for s in students}
+    # the class is everybody in the gradebook, which the chapters graded before share: the rest did not hand this in
+    assert {s for s, row in rows.items() if row["status"] != export.NOT_HANDED_IN} == {s.student_id for s in students}
     for student in students:
         expected = sum(score for score, _ in cell_scores(workdir, chapter, student.student_id).values())
         assert float(rows[student.student_id]["raw_score"]) == expected
     assert float(rows["correct"]["raw_score"]) == 20 and float(rows["untouched"]["raw_score"]) == 0
+
+
+def test_formgrader_shows_the_chapter_as_the_command_graded_it(graded, formgrader):
+    """`make formgrader WORKDIR=classwork/example`: every example student, with the command's score and flags."""
+    chapter, workdir, grades = graded
+    api = formgrader_api(formgrader(workdir))
+    with grades.open() as handle:
+        scores = {row["student_id"]: float(row["raw_score"]) for row in csv.DictReader(handle)
+                  if row["status"] != export.NOT_HANDED_IN}
+    assert api.get_assignment(chapter)["num_submissions"] == len(scores)
+    assert {s["student"]: s["score"] for s in api.get_submissions(chapter)} == scores

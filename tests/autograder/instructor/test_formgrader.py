@@ -23,34 +23,26 @@ import pytest
 from nbconvert.exporters import HTMLExporter
 from nbgrader.apps import AutogradeApp
 from nbgrader.apps.api import NbGraderAPI
-from nbgrader.server_extensions.formgrader.formgrader import FormgradeExtension
 
-from grading.instructor.course import CLASSWORK, REPO, intake_directory, workdir_options
+from grading.instructor.course import CLASSWORK, intake_directory
 from grading.instructor.example_class import build_submission, load_students
 from grading.instructor.gradebook import database, flags
 from grading.instructor.grade import grade
+from tests.autograder.instructor.conftest import formgrader_api
 
 CHAPTER = "01_tokens"
 RENAMED = "my work.ipynb"  # bob's file name: the command renames it, and flags it
 FLAGGED = "Flagged by the grading command"
 
 
-def formgrader(monkeypatch) -> FormgradeExtension:
-    """Formgrader's extension with the course's configuration, as `jupyter lab` started at the root loads it."""
-    monkeypatch.chdir(REPO)
-    extension = FormgradeExtension()
-    extension.root_dir = str(REPO)
-    extension.initialize([])
-    return extension
-
-
 def submitted(coursedir) -> str:
     return coursedir.format_path(coursedir.submitted_directory, "alice", CHAPTER)
 
 
-def test_formgrader_reads_the_copies_the_command_graded_and_nbgrader_the_students_files(monkeypatch):
+def test_formgrader_reads_the_copies_the_command_graded_and_nbgrader_the_students_files(monkeypatch, formgrader):
     monkeypatch.setenv("GRADING_SALT", "12345")
-    extension = formgrader(monkeypatch)
+    monkeypatch.delenv("GRADING_WORKDIR", raising=False)
+    extension = formgrader()
     assert submitted(extension.coursedir) == str(intake_directory(CLASSWORK) / "alice" / CHAPTER)
     command = AutogradeApp()
     command.initialize([])
@@ -59,7 +51,7 @@ def test_formgrader_reads_the_copies_the_command_graded_and_nbgrader_the_student
 
 
 @pytest.fixture(scope="module")
-def graded(tmp_path_factory):
+def graded(tmp_path_factory, grading_workers):
     """alice and bob hand in the solution in nbgrader's layout; bob's file has another name."""
     tmp = tmp_path_factory.mktemp("formgrader")
     correct = next(s for s in load_students(CHAPTER) if s.student_id == "correct")
@@ -68,19 +60,16 @@ def graded(tmp_path_factory):
         (tmp / "inbox" / student / CHAPTER).mkdir(parents=True)
         (tmp / "inbox" / student / CHAPTER / name).write_text(notebook.read_text())
     workdir = tmp / "classwork"
-    outcomes = {o.submission.student: o for o in grade(CHAPTER, tmp / "inbox", workdir, jobs=2, progress=False)}
+    outcomes = {o.submission.student: o for o in grade(CHAPTER, tmp / "inbox", workdir, progress=False,
+                                                       workers=grading_workers)}
     assert {s: o.score for s, o in outcomes.items()} == {"alice": 20, "bob": 20}
     return workdir
 
 
 @pytest.fixture
-def api(graded, monkeypatch) -> NbGraderAPI:
-    """nbgrader's API as formgrader's buttons call it, on the command's work folder in place of classwork/."""
-    extension = formgrader(monkeypatch)
-    for option in workdir_options(graded):  # the folders the command used, as the configuration names classwork/'s
-        name, value = option.removeprefix("--CourseDirectory.").split("=", 1)
-        setattr(extension.coursedir, name, value)
-    return NbGraderAPI(extension.coursedir, extension.authenticator, parent=extension)
+def api(graded, formgrader) -> NbGraderAPI:
+    """nbgrader's API as formgrader's buttons call it, on the command's work folder (GRADING_WORKDIR)."""
+    return formgrader_api(formgrader(graded))
 
 
 def test_formgrader_counts_every_submission_the_command_graded(api):
@@ -100,7 +89,6 @@ def test_formgraders_autograde_button_grades_a_student_again_with_the_trusted_ch
 
 def render_as_formgrader(extension, graded, student: str) -> str:
     """The submission page formgrader's SubmissionHandler renders, with its resources."""
-    extension.config.FlagReasons.db_url = database.url(graded)
     exporter = HTMLExporter(config=extension.config)
     resources = {"assignment_id": CHAPTER, "notebook_id": CHAPTER, "submission_id": "x", "index": 0, "total": 2,
                  "base_url": "", "student": student, "last_name": None, "first_name": None, "notebook_path": ""}
@@ -109,8 +97,8 @@ def render_as_formgrader(extension, graded, student: str) -> str:
     return page
 
 
-def test_a_flagged_submissions_page_says_why_and_its_feedback_does_not(graded, monkeypatch):
-    extension = formgrader(monkeypatch)
+def test_a_flagged_submissions_page_says_why_and_its_feedback_does_not(graded, formgrader):
+    extension = formgrader(graded)
     bob, alice = render_as_formgrader(extension, graded, "bob"), render_as_formgrader(extension, graded, "alice")
     assert FLAGGED in bob and f"renamed {RENAMED} to {CHAPTER}.ipynb" in html.unescape(bob)
     assert FLAGGED in alice and "renamed" not in alice
@@ -121,8 +109,8 @@ def test_a_flagged_submissions_page_says_why_and_its_feedback_does_not(graded, m
     assert FLAGGED not in render_as_formgrader(extension, graded, "alice")
 
 
-def test_formgraders_page_typesets_math_with_mathjax_from_the_jupyter_server(graded, monkeypatch, tmp_path):
-    page = render_as_formgrader(formgrader(monkeypatch), graded, "alice")
+def test_formgraders_page_typesets_math_with_mathjax_from_the_jupyter_server(graded, formgrader, tmp_path):
+    page = render_as_formgrader(formgrader(graded), graded, "alice")
     [mathjax] = re.findall(r'<!-- Load mathjax -->\s*<script src="([^"]*)">', page)
     assert "cdnjs" not in mathjax
     with socket.socket() as free:

@@ -34,7 +34,7 @@ def cell_index(notebook: dict, grade_id: str) -> int:
 
 
 @pytest.fixture(scope="module")
-def graded(tmp_path_factory):
+def graded(tmp_path_factory, grading_workers):
     tmp = tmp_path_factory.mktemp("messy")
     inbox = tmp / "lms-download"
     inbox.mkdir()
@@ -67,8 +67,9 @@ def graded(tmp_path_factory):
     hand_in("judy_01_tokens.ipynb", judy)
 
     workdir = tmp / "classwork"
-    outcomes = grade(CHAPTER, inbox, workdir, jobs=2, limits=Limits(cell_s=10), progress=False)
-    return {o.submission.student: o for o in outcomes}, workdir, inbox
+    # judy's endless loop costs 4 cell limits (two test cells, each run twice); honest cells need well under 1 s
+    outcomes = grade(CHAPTER, inbox, workdir, limits=Limits(cell_s=3), progress=False, workers=grading_workers)
+    return {o.submission.student: o for o in outcomes}, workdir, inbox, grading_workers
 
 
 EXPECTED = {  # student: (status, autograded points, words that must appear in the notes)
@@ -86,7 +87,7 @@ EXPECTED = {  # student: (status, autograded points, words that must appear in t
 
 @pytest.mark.parametrize("student", sorted(EXPECTED))
 def test_every_student_gets_the_grade_and_the_note_they_deserve(graded, student):
-    outcomes, _, _ = graded
+    outcomes, *_ = graded
     status, points, words = EXPECTED[student]
     outcome = outcomes[student]
     notes = " ".join(([outcome.submission.fatal] if outcome.submission.fatal else []) + outcome.submission.notes)
@@ -96,13 +97,13 @@ def test_every_student_gets_the_grade_and_the_note_they_deserve(graded, student)
 
 
 def test_every_student_has_a_row_in_the_grades_csv(graded):
-    _, workdir, _ = graded
+    _, workdir, *_ = graded
     rows = {student: float(row["autograded_score"]) for student, row in csv_rows(workdir, CHAPTER).items()}
     assert rows == {student: float(points) for student, (_, points, _) in EXPECTED.items()}
 
 
 def test_every_student_has_a_feedback_page_and_failures_say_why(graded):
-    outcomes, workdir, _ = graded
+    outcomes, workdir, *_ = graded
     for student, outcome in outcomes.items():
         page = workdir / "feedback" / student / CHAPTER / f"{CHAPTER}.html"
         assert page.is_file(), f"no feedback for {student}"
@@ -111,32 +112,36 @@ def test_every_student_has_a_feedback_page_and_failures_say_why(graded):
 
 
 def test_an_infinite_loop_is_stopped_by_the_cell_time_limit(graded):
-    _, workdir, _ = graded
+    _, workdir, *_ = graded
     page = (workdir / "feedback" / "judy" / CHAPTER / f"{CHAPTER}.html").read_text()
     assert "CellTimeoutError" in page or "Timeout" in page
 
 
 def test_the_summary_counts_graded_failed_and_flagged(graded):
-    outcomes, _, _ = graded
+    outcomes, *_ = graded
     text = summary(list(outcomes.values()))
     assert "6 graded, 0 unchanged since last time, 3 failed, 7 flagged" in text
 
 
 def test_a_second_run_resumes_and_regrades_only_what_changed(graded):
-    _, workdir, inbox = graded
+    _, workdir, inbox, workers = graded
     (inbox / "grace_01_tokens.ipynb").write_text((inbox / "alice_01_tokens_final.ipynb").read_text())
-    outcomes = {o.submission.student: o for o in grade(CHAPTER, inbox, workdir, jobs=2, progress=False)}
+    outcomes = {o.submission.student: o for o in grade(CHAPTER, inbox, workdir, progress=False, workers=workers)}
     assert outcomes["grace"].status == "graded" and outcomes["grace"].score == 20
     assert all(o.status == "skipped" for s, o in outcomes.items() if s not in {"grace", "carol", "dave", "heidi"})
     assert outcomes["alice"].score == 20 and outcomes["judy"].score == 17
 
 
-def test_a_notebook_over_the_time_limit_scores_zero_and_says_so(tmp_path):
+def test_a_notebook_over_the_time_limit_scores_zero_and_says_so(tmp_path, grading_workers):
     inbox = tmp_path / "inbox"
     (inbox / "zoe" / CHAPTER).mkdir(parents=True)
-    (inbox / "zoe" / CHAPTER / f"{CHAPTER}.ipynb").write_text(json.dumps(notebook_of("correct", tmp_path)))
+    slow = notebook_of("correct", tmp_path)  # its answers take 5 s to load, whatever the workers had started
+    slow["cells"][cell_index(slow, "onehot")]["source"] = "import time\ntime.sleep(5)\n" + "".join(
+        slow["cells"][cell_index(slow, "onehot")]["source"])
+    (inbox / "zoe" / CHAPTER / f"{CHAPTER}.ipynb").write_text(json.dumps(slow))
     (inbox / "zoe" / CHAPTER / f"{CHAPTER}.ipynb").rename(inbox / "zoe" / CHAPTER / "my work.ipynb")
-    [outcome] = grade(CHAPTER, inbox, tmp_path / "work", limits=Limits(notebook_s=2), progress=False)
+    [outcome] = grade(CHAPTER, inbox, tmp_path / "work", limits=Limits(notebook_s=2), progress=False,
+                      workers=grading_workers)
     assert outcome.submission.notes == [f"renamed my work.ipynb to {CHAPTER}.ipynb"]
     assert (outcome.status, outcome.score) == ("failed", 0)
     assert "longer than the time limit of 2 s" in outcome.submission.fatal
@@ -144,18 +149,18 @@ def test_a_notebook_over_the_time_limit_scores_zero_and_says_so(tmp_path):
     assert "time limit" in page.read_text()
 
 
-def test_a_failed_resubmission_does_not_keep_the_points_of_an_earlier_one(tmp_path):
+def test_a_failed_resubmission_does_not_keep_the_points_of_an_earlier_one(tmp_path, grading_workers):
     inbox = tmp_path / "inbox"
     inbox.mkdir()
     correct = notebook_of("correct", tmp_path)
     (inbox / "yann_01_tokens.ipynb").write_text(json.dumps(correct))
-    [first] = grade(CHAPTER, inbox, tmp_path / "work", progress=False)
+    [first] = grade(CHAPTER, inbox, tmp_path / "work", progress=False, workers=grading_workers)
     assert (first.status, first.score) == ("graded", 20)
     dying = json.loads(json.dumps(correct))  # an answer cell stops Python: no answer of that cell is defined
     dying["cells"][cell_index(dying, "embed")]["source"] = ("sys_ = getattr(torch, 'sy' + 's')\n"
                                                             "getattr(getattr(sys_, 'mod' + 'ules')['o' + 's'], '_ex' + 'it')(0)")
     (inbox / "yann_01_tokens.ipynb").write_text(json.dumps(dying))
-    [second] = grade(CHAPTER, inbox, tmp_path / "work", progress=False)
+    [second] = grade(CHAPTER, inbox, tmp_path / "work", progress=False, workers=grading_workers)
     assert second.status == "graded" and "embed did not run: the cell stopped Python" in " ".join(second.submission.notes)
     assert second.score < first.score and second.score == 20 - 4  # embed's tests (4 points) no longer count
 
@@ -217,7 +222,7 @@ REFUSED = {  # student: words of the reason on the feedback page
 
 
 @pytest.fixture(scope="module")
-def intake_graded(tmp_path_factory):
+def intake_graded(tmp_path_factory, grading_workers):
     tmp = tmp_path_factory.mktemp("intake")
     inbox = tmp / "inbox"
     text = pooling_notebook("wrong-axis", tmp)  # some tests lost: a mix-up of cells would change the points
@@ -236,7 +241,7 @@ def intake_graded(tmp_path_factory):
         (inbox / name).write_bytes(content if isinstance(content, bytes) else content.encode())
     (inbox / "hollow").mkdir()
     before = snapshot(inbox)
-    outcomes = grade(POOLING, inbox, tmp / "work", jobs=2, limits=Limits(cell_s=60), progress=False)
+    outcomes = grade(POOLING, inbox, tmp / "work", limits=Limits(cell_s=60), progress=False, workers=grading_workers)
     return {o.submission.student: o for o in outcomes}, tmp / "work", snapshot(inbox) == before
 
 
@@ -282,6 +287,9 @@ def test_nbgrader_collects_folder_is_graded_in_place_with_late_penalties(tmp_pat
     (late / "timestamp.txt").write_text("2026-10-07 11:59:00.000000 UTC")  # 1.5 days late: 2 days begun
     (classwork / "submitted" / "early").mkdir()
     (classwork / "submitted" / "early" / f"{POOLING}.ipynb").write_text(text)  # misplaced, no time: not late
+    (classwork / "submitted" / "other" / CHAPTER).mkdir(parents=True)  # has handed in another chapter only
+    (classwork / "submitted" / "other" / CHAPTER / f"{CHAPTER}.ipynb").write_text(json.dumps(notebook_of("correct",
+                                                                                                       tmp_path)))
     before = snapshot(classwork / "submitted")
     assert main([POOLING, str(classwork / "submitted"), "--workdir", str(classwork), "--due", "2026-10-05T23:59+00:00",
                  "--late-penalty", "10%/day", "--cell-time-limit", "60"]) == 0
@@ -292,6 +300,7 @@ def test_nbgrader_collects_folder_is_graded_in_place_with_late_penalties(tmp_pat
     assert (early["late_submission_penalty"], early["score"]) == (0, early["raw_score"])
     assert late["late_submission_penalty"] == 0.2 * late["max_score"]  # 10% for each of the 2 days begun
     assert late["score"] == late["raw_score"] - late["late_submission_penalty"]
+    assert "other" not in csv_rows(classwork)  # nor in the gradebook: nbgrader never heard of other
 
 
 def test_the_command_refuses_a_work_folder_inside_the_input(tmp_path, capsys):

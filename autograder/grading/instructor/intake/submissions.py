@@ -46,6 +46,7 @@ class Submission:
     source: HandIn | None = None  # the file graded, once prepare() has chosen it
     notes: list[str] = field(default_factory=list)  # what the instructor should know; graded anyway
     fatal: str | None = None  # why it cannot be graded (it scores 0)
+    absent: bool = False  # only other chapters' folders, none holding this chapter's notebook: not handed in
 
     @property
     def flagged(self) -> bool:
@@ -133,6 +134,9 @@ def _choose(submission: Submission, chapter: str, release) -> nbformat.NotebookN
         elsewhere = {h: _read(h, release, chapter) for h in ranked if h.tier == 2}
         usable = [h for h, reading in elsewhere.items() if reading.notebook is not None]
         readings |= {h: elsewhere[h] for h in usable}
+    if not usable and submission.layout == "nbgrader" and all(h.tier == 2 for h in submission.hand_ins):
+        submission.absent = True  # `nbgrader collect` keeps every chapter's hand-ins: this one is not among them
+        return None
     if not usable:
         submission.fatal = _why_not(submission, chapter, readings)
         return None

@@ -6,6 +6,7 @@ button's (``autograder/nbgrader_config.py`` gives it to TrustedVerdicts for ``cl
 """
 import os
 import secrets
+import threading
 from pathlib import Path
 
 FILE = "hidden-test-salt"
@@ -18,7 +19,12 @@ def class_salt(workdir: Path) -> int:
     path = workdir / FILE
     if not path.is_file():
         workdir.mkdir(parents=True, exist_ok=True)
-        drawn = path.with_suffix(f".{os.getpid()}")
+        drawn = path.with_suffix(f".{os.getpid()}.{threading.get_ident()}")
         drawn.write_text(str(secrets.randbits(62)))
-        drawn.replace(path)  # whole, at once
+        try:  # whole, at once, and only the first of the chapters graded at once draws it
+            os.link(drawn, path)
+        except FileExistsError:
+            pass
+        finally:
+            drawn.unlink()
     return int(path.read_text())

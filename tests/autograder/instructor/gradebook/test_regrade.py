@@ -20,7 +20,6 @@ import pytest
 from grading.instructor.course import nbgrader, workdir_options
 from grading.instructor.example_class import build_submission, load_students
 from grading.instructor.grade import grade, main
-from grading.instructor.workers.local import GradingWorkers
 from grading.instructor.gradebook import database, roster
 
 CHAPTER = "01_tokens"
@@ -88,7 +87,7 @@ def course_database(postgresql_server):
 
 
 @pytest.fixture(scope="module")
-def regrades(tmp_path_factory, course_database):
+def regrades(tmp_path_factory, course_database, grading_workers):
     tmp = tmp_path_factory.mktemp("regrade")
     url = course_database
     inbox, workdir = tmp / "inbox", tmp / "classwork"
@@ -98,44 +97,44 @@ def regrades(tmp_path_factory, course_database):
     database.choose(workdir, url)
     roster.record(url, [roster.Person(student, email=f"{student}@example.org") for student in ("alice", "bob")])
     seen = {}
-    with GradingWorkers(1) as workers:
-        def run(folder: Path, **options) -> None:
-            grade(CHAPTER, folder, workdir, progress=False, workers=workers, **options)
 
-        run(inbox)
-        seen["first"] = state(workdir, url)
-        grade_by_hand(url, "alice")
-        grade_by_hand(url, "bob")
+    def run(folder: Path, **options) -> None:
+        grade(CHAPTER, folder, workdir, progress=False, workers=grading_workers, **options)
 
-        resubmitted = json.loads(json.dumps(solution))
-        cell(resubmitted, "onehot")["source"] += "\n# checked again before handing in"
-        hand_in(inbox, "alice", resubmitted)
-        changed = json.loads(json.dumps(solution))
-        cell(changed, WRITTEN[1])["source"] = "Ties are broken by first occurrence, so two runs agree."
-        hand_in(inbox, "bob", changed)
-        run(inbox)
-        seen["resubmitted"] = state(workdir, url)
+    run(inbox)
+    seen["first"] = state(workdir, url)
+    grade_by_hand(url, "alice")
+    grade_by_hand(url, "bob")
 
-        run(inbox, force=True)
-        seen["forced"] = state(workdir, url)
+    resubmitted = json.loads(json.dumps(solution))
+    cell(resubmitted, "onehot")["source"] += "\n# checked again before handing in"
+    hand_in(inbox, "alice", resubmitted)
+    changed = json.loads(json.dumps(solution))
+    cell(changed, WRITTEN[1])["source"] = "Ties are broken by first occurrence, so two runs agree."
+    hand_in(inbox, "bob", changed)
+    run(inbox)
+    seen["resubmitted"] = state(workdir, url)
 
-        printed = io.StringIO()
-        with redirect_stdout(printed):
-            main([CHAPTER, str(inbox), "--workdir", str(workdir), "--due", "2026-10-05T23:59+00:00",
-                  "--late-penalty", "10%/day", "--force", "--jobs", "1"])
-        seen["new due date"] = {**state(workdir, url), "printed": printed.getvalue()}
+    run(inbox, force=True)
+    seen["forced"] = state(workdir, url)
 
-        canvas_zip = tmp / "canvas.zip"
-        from_canvas = json.loads(json.dumps(resubmitted))
-        cell(from_canvas, "embed")["source"] += "\n# from Canvas"
-        with zipfile.ZipFile(canvas_zip, "w") as archive:
-            archive.writestr(f"alice_4711_9001_{CHAPTER}.ipynb", json.dumps(from_canvas))
-        run(canvas_zip)
-        seen["canvas zip"] = state(workdir, url)
+    printed = io.StringIO()
+    with redirect_stdout(printed):
+        main([CHAPTER, str(inbox), "--workdir", str(workdir), "--due", "2026-10-05T23:59+00:00",
+              "--late-penalty", "10%/day", "--force", "--jobs", "1"])
+    seen["new due date"] = {**state(workdir, url), "printed": printed.getvalue()}
 
-        grade_by_hand(url, "bob")  # the assistant reviews bob's new answer; the next run grades only alice's zip
-        run(canvas_zip)
-        seen["reviewed"] = state(workdir, url)
+    canvas_zip = tmp / "canvas.zip"
+    from_canvas = json.loads(json.dumps(resubmitted))
+    cell(from_canvas, "embed")["source"] += "\n# from Canvas"
+    with zipfile.ZipFile(canvas_zip, "w") as archive:
+        archive.writestr(f"alice_4711_9001_{CHAPTER}.ipynb", json.dumps(from_canvas))
+    run(canvas_zip)
+    seen["canvas zip"] = state(workdir, url)
+
+    grade_by_hand(url, "bob")  # the assistant reviews bob's new answer; the next run grades only alice's zip
+    run(canvas_zip)
+    seen["reviewed"] = state(workdir, url)
 
     (workdir / CHAPTER / "grades.csv").unlink()  # plain nbgrader, from the repository, on the same gradebook
     nbgrader("export", *workdir_options(workdir))

@@ -199,7 +199,9 @@ def test_moodles_download_in_folders_gives_every_student_their_notebook(clean, t
     assert all(notebook is not None and not repairs(submission) for submission, notebook in prepared.values())
 
 
-def test_nbgraders_layout_finds_a_misplaced_notebook_and_names_the_missing_one(clean, tmp_path):
+def test_nbgraders_layout_finds_a_misplaced_notebook_and_tells_the_missing_one_from_another_chapters(clean, tmp_path):
+    """`nbgrader collect` keeps every chapter's hand-ins in one folder: hal handed in chapter 01 only, so he has not
+    handed in 02 (a "not handed in" row, not a failed one, which an LMS would take for a 0); ivy's folder is empty."""
     for path in ("eve/02_pooling.ipynb", "fay/01_tokens/02_pooling.ipynb", "gus/02_pooling/work/mine.ipynb"):
         (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / path).write_text(clean)
@@ -210,7 +212,8 @@ def test_nbgraders_layout_finds_a_misplaced_notebook_and_names_the_missing_one(c
     assert repairs(prepared["eve"][0]) == ["found eve/02_pooling.ipynb, not in eve/02_pooling/; graded it"]
     assert prepared["fay"][0].notes[0] == "found fay/01_tokens/02_pooling.ipynb, not in fay/02_pooling/; graded it"
     assert repairs(prepared["gus"][0]) == ["renamed mine.ipynb to 02_pooling.ipynb"]
-    assert prepared["hal"][0].fatal == prepared["ivy"][0].fatal == "no notebook for 02_pooling was submitted"
+    assert prepared["hal"][0].absent and prepared["hal"][0].fatal is None and prepared["hal"][1] is None
+    assert prepared["ivy"][0].fatal == "no notebook for 02_pooling was submitted" and not prepared["ivy"][0].absent
 
 
 def test_grading_never_writes_into_the_folder_it_reads(tmp_path):

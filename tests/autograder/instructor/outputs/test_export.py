@@ -69,7 +69,7 @@ def files(workdir: Path) -> dict:
 
 
 @pytest.fixture(scope="module")
-def round_trip(tmp_path_factory):
+def round_trip(tmp_path_factory, grading_workers):
     tmp = tmp_path_factory.mktemp("export")
     inbox, workdir = tmp / "inbox", tmp / "classwork"
     correct, untouched = example("correct", tmp), example("untouched", tmp)
@@ -112,7 +112,8 @@ def round_trip(tmp_path_factory):
         gradebook.db.commit()
     hand_in(inbox, "carol", json.dumps(untouched))
 
-    outcomes = {o.submission.student: o for o in grade(CHAPTER, inbox, workdir, jobs=2, progress=False)}
+    outcomes = {o.submission.student: o for o in grade(CHAPTER, inbox, workdir, progress=False,
+                                                       workers=grading_workers)}
     second = {**files(workdir), "outcomes": outcomes}
     with Gradebook(f"sqlite:///{workdir / 'gradebook.db'}") as gradebook:
         second["flagged"] = flagged(gradebook)

@@ -41,9 +41,10 @@ def class_folder(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def one_machine(class_folder, tmp_path_factory) -> dict:
+def one_machine(class_folder, tmp_path_factory, grading_workers) -> dict:
     """Each student's row of the chapter's grades, graded on this machine alone (the embedded defaults)."""
-    outcomes = grade(CHAPTER, class_folder, tmp_path_factory.mktemp("one-machine"), jobs=2, progress=False)
+    outcomes = grade(CHAPTER, class_folder, tmp_path_factory.mktemp("one-machine"), progress=False,
+                     workers=grading_workers)
     return {o.submission.student: (o.status, o.row.raw, o.row.max_score, o.row.status) for o in outcomes}
 
 
