@@ -119,7 +119,8 @@ def _report(chapter: str, grades: Path, workdir: Path) -> str:
     lines = [f"Example class, chapter {chapter}: {grades.relative_to(REPO) if grades.is_relative_to(REPO) else grades}"]
     with grades.open() as handle:
         lines += [f"  {row['student_id']:<16} {float(row['autograded_score']):5.1f} autograded"
-                  f"  {summaries.get(row['student_id'], '')}" for row in csv.DictReader(handle)]
+                  f"  {summaries[row['student_id']]}" for row in csv.DictReader(handle)
+                  if row["student_id"] in summaries]  # the class's others handed in other chapters only
     lines.append(f"  feedback: {workdir / 'feedback'}/<student>/{chapter}/*.html")
     return "\n".join(lines)
 
