@@ -14,6 +14,12 @@ from pathlib import Path
 from grading.instructor.course import GradingError
 
 
+# grading processes lost with one notebook (killed, say for memory, or their machine gone) before it is given up:
+# more than one, so that an ordinary crash or a lost machine still has the notebook graded, and few, since each
+# loss can hold a worker for up to the notebook's time limit
+MAX_WORKERS_LOST = 3
+
+
 class WorkerTimeout(RuntimeError):
     """The notebook ran past its time limit; whatever graded it was stopped."""
 
@@ -35,7 +41,8 @@ class Workers(ABC):
                   timeout: float) -> tuple[bool, str]:
         """Autograde one student's ``notebook`` (in nbgrader's submitted folder) and record the grades in the
         gradebook: (succeeded, log). ``checker`` holds the trusted checker's settings (TrustedVerdicts's
-        traits), ``options`` nbgrader's course-directory options; WorkerTimeout past ``timeout`` seconds."""
+        traits), ``options`` nbgrader's course-directory options; WorkerTimeout past ``timeout`` seconds. A
+        notebook whose grading process is lost is graded again, up to MAX_WORKERS_LOST times."""
 
     @abstractmethod
     def close(self) -> None:

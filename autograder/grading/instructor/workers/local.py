@@ -22,7 +22,10 @@ from pathlib import Path
 
 from grading.instructor.course import REPO, nbgrader_environment
 from grading.instructor.processes import kill_group
-from grading.instructor.workers.abc import Workers, WorkerTimeout, checker_options
+from grading.instructor.workers.abc import MAX_WORKERS_LOST, Workers, WorkerTimeout, checker_options
+
+# an ERROR line, which grading.instructor.grade gives as the reason the notebook failed
+STOPPED = "[GradingWorker | ERROR] the grading process stopped (killed, or out of memory)"
 
 
 class Worker:
@@ -51,8 +54,7 @@ class Worker:
             raise WorkerTimeout(f"ran longer than {timeout:g} s")
         if not line:  # the worker itself died (killed from outside, or out of memory)
             self.close()
-            # an ERROR line, which grading.instructor.grade gives as the reason the notebook failed
-            return False, "[GradingWorker | ERROR] the grading process stopped (killed, or out of memory)"
+            return False, STOPPED
         reply = json.loads(line)
         return reply["ok"], reply["log"]
 
@@ -86,8 +88,13 @@ class GradingWorkers(Workers):
 
     def autograde(self, chapter: str, student: str, notebook: Path, checker: dict[str, int], options: list[str],
                   timeout: float) -> tuple[bool, str]:
-        return self.run("autograde", chapter, f"--student={student}", "--force", *checker_options(checker), *options,
-                        timeout=timeout)
+        for _ in range(MAX_WORKERS_LOST):  # a killed worker is replaced at its next request
+            ok, log = self.run("autograde", chapter, f"--student={student}", "--force", *checker_options(checker),
+                               *options, timeout=timeout)
+            if ok or log != STOPPED:
+                return ok, log
+        return False, (f"[GradingWorker | ERROR] the notebook stopped the grading process {MAX_WORKERS_LOST} times "
+                       "(killed, or out of memory); it was not graded again")
 
     def close(self) -> None:
         for worker in self.all:

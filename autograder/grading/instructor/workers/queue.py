@@ -23,7 +23,7 @@ same key (chapter, student and a fingerprint of the hand-in and the checker's se
 A notebook that stops every worker that takes it (it makes the machine run out of memory, say) would come back
 forever: each delivery is counted in Redis under the task's id, and once MAX_WORKERS_LOST workers were lost
 with it the next delivery does not grade it but answers why, and the submission fails with that reason (score
-0), as a notebook that crashes the local workers does.
+0), as the local workers do (grading.instructor.workers.abc.MAX_WORKERS_LOST).
 """
 import argparse
 import hashlib
@@ -45,7 +45,7 @@ from traitlets.config.loader import PyFileConfigLoader
 
 from grading.instructor.course import REPO, GradingError, nbgrader_environment
 from grading.instructor.verdicts.preprocessor import TrustedVerdicts
-from grading.instructor.workers.abc import WorkerTimeout, checker_options
+from grading.instructor.workers.abc import MAX_WORKERS_LOST, WorkerTimeout, checker_options
 from grading.instructor.workers.local import GradingWorkers, preload
 
 QUEUE = "grading"
@@ -55,10 +55,6 @@ VISIBILITY_TIMEOUT_S = 1800
 IN_FLIGHT = 256  # notebooks handed to the queue at once by one grading command
 POLL_S = 0.25  # how often the command looks for a notebook's verdicts (latency only: many are in flight)
 NO_WORKER_WARNING_S = 2  # how long the command waits for a worker to answer a ping before warning
-# workers lost with one notebook (their process killed, or their machine gone) before it is given up: more
-# than one, so that an ordinary crash or a lost machine still has the notebook graded on its next delivery, and
-# few, since each loss holds a worker for up to the notebook's time limit
-MAX_WORKERS_LOST = 3
 DELIVERIES_KEPT_S = 86400  # how long Redis keeps a notebook's count of deliveries: as long as Celery's results
 
 app = Celery("grading", set_as_current=False)

@@ -161,7 +161,7 @@ def test_a_worker_killed_mid_notebook_loses_no_grade_and_doubles_none(class_fold
 
 def test_a_notebook_that_kills_every_worker_ends_failed_and_the_queue_goes_on(class_folder, one_machine, workers,
                                                                                broker, postgresql_url, tmp_path):
-    from grading.instructor.workers.queue import MAX_WORKERS_LOST
+    from grading.instructor.workers.abc import MAX_WORKERS_LOST
 
     poison, ordinary = sorted(one_machine)[:2]
     folder = tmp_path / "submitted"
