@@ -6,11 +6,9 @@ another student's grade, or cost a student points their answers did not lose.
 """
 import csv
 import html
-import io
 import json
 import os
 import time
-import zipfile
 from pathlib import Path
 
 import nbformat
@@ -18,6 +16,7 @@ import pytest
 
 from grading.instructor.example_class import build_submission, load_students
 from grading.instructor.grade import Limits, grade, main, summary
+from tests.autograder.instructor.intake.hand_ins import zipped
 
 CHAPTER = "01_tokens"
 
@@ -194,14 +193,6 @@ def without_nbgrader_metadata(text: str) -> str:
     for cell in data["cells"]:
         cell["metadata"].pop("nbgrader", None)
     return json.dumps(data)
-
-
-def zipped(files: dict[str, str]) -> bytes:
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w") as archive:
-        for name, content in files.items():
-            archive.writestr(name, content)
-    return buffer.getvalue()
 
 
 REPAIRED = {  # student: (file name, a word of the note its repair must get)

@@ -1,22 +1,13 @@
 """Hand-ins as LMSs deliver them: every file found (zip files read as folders), and whose each is."""
-import io
-import zipfile
 from datetime import datetime, timezone
 from pathlib import Path, PurePosixPath
 
 import pytest
 
 from grading.instructor.intake import lms
+from tests.autograder.instructor.intake.hand_ins import zipped
 
 CHAPTER = "02_pooling"
-
-
-def zipped(files: dict[str, bytes | str]) -> bytes:
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w") as archive:
-        for name, content in files.items():
-            archive.writestr(name, content)
-    return buffer.getvalue()
 
 
 def write(folder: Path, files: dict[str, bytes | str]) -> Path:

@@ -3,10 +3,8 @@
 Each repairable hand-in must come out as the same notebook, cell for cell, as the clean hand-in
 it was made from (so nbgrader grades it the same: tests/autograder/test_grade.py checks the points).
 """
-import io
 import json
 import os
-import zipfile
 from pathlib import Path
 
 import nbformat
@@ -15,6 +13,7 @@ import pytest
 from grading.instructor.course import NOTEBOOKS
 from grading.instructor.example_class import build_submission, load_students
 from grading.instructor.intake.submissions import collect, prepare, writes_into
+from tests.autograder.instructor.intake.hand_ins import zipped
 
 CHAPTER = "02_pooling"
 
@@ -39,14 +38,6 @@ def repairs(submission) -> list[str]:
 
 def intake(folder: Path, layout: str = "auto") -> dict:
     return {s.student: (s, prepare(s, CHAPTER)) for s in collect(folder, CHAPTER, layout)}
-
-
-def zipped(files: dict[str, bytes | str]) -> bytes:
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w") as archive:
-        for name, content in files.items():
-            archive.writestr(name, content)
-    return buffer.getvalue()
 
 
 def edited(text: str, change) -> str:
