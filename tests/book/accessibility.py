@@ -10,6 +10,10 @@ NOTES: list[str] = []  # the moderate and minor violations of every page checked
 _AXE = Axe()
 # The theme's own switch between its light and dark style (pydata-sphinx-theme reads data-theme).
 DARK = "() => { document.documentElement.dataset.theme = 'dark'; document.documentElement.dataset.mode = 'dark'; }"
+# ... after which Bootstrap's buttons fade their text and background to the new colours (0.15 s): axe must read
+# them once the transitions have ended, not halfway, where both are grey (the search button failed so, now and then)
+SETTLED = ("() => Promise.all(document.getAnimations().filter(a => a instanceof CSSTransition)"
+           ".map(a => a.finished.catch(() => null)))")
 
 
 def _violations(page, name: str, scheme: str) -> list[str]:
@@ -29,5 +33,5 @@ def accessibility_problems(page, name: str) -> list[str]:
     """The critical and serious violations on the page in light mode, then in dark mode."""
     problems = _violations(page, name, "light")
     page.evaluate(DARK)
-    page.wait_for_timeout(100)  # the style recalculates
+    page.evaluate(SETTLED)
     return problems + _violations(page, name, "dark")
