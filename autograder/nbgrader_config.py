@@ -13,6 +13,8 @@ from pathlib import Path
 
 from nbgrader.server_extensions.formgrader.handlers import template_path as formgrader_templates
 
+from grading.instructor.course import intake_directory
+from grading.instructor.gradebook import database
 from grading.instructor.gradebook.new_submissions import build_inside_session
 from grading.instructor.verdicts.salt import class_salt
 
@@ -31,12 +33,10 @@ c.CourseDirectory.feedback_directory = os.path.join(WORK, "feedback")
 # Formgrader lists, counts and autogrades what the grading command graded: the repaired copies it keeps in
 # classwork/intake/ (grading.instructor.course.intake_directory), never the students' own files, which
 # `nbgrader collect` still leaves in classwork/submitted/ for the command to read.
-c.FormgradeExtension.CourseDirectory.submitted_directory = os.path.join(WORK, "intake")
+c.FormgradeExtension.CourseDirectory.submitted_directory = str(intake_directory(Path(WORK)))
 # The gradebook: the database classwork/gradebook.url names (the grading command's --gradebook writes it,
 # e.g. PostgreSQL for several assistants), or SQLite in classwork/ (grading/instructor/gradebook/database.py).
-_NAMED = os.path.join(WORK, "gradebook.url")
-c.CourseDirectory.db_url = (open(_NAMED).read().strip() if os.path.isfile(_NAMED)
-                            else "sqlite:///" + os.path.join(WORK, "gradebook.db") + "?timeout=120")
+c.CourseDirectory.db_url = database.url(Path(WORK))
 
 # A test cell whose answers run longer than this (an infinite loop, say) scores 0.
 c.TrustedVerdicts.cell_timeout = 120

@@ -148,9 +148,7 @@ class Answers:
                 if kind == "answer":
                     self.failures[label] = _why_stopped(error, self.load_timeout)
                 self._spawn_holding(loaded)
-            if kind == "locked" and label in self.failures:
-                self.close()
-                raise SetupFailed(f"the {label} cell raised in the answer worker: {self.failures[label]}")
+            self._stop_if_the_setup_raised([chunk])
         self.loadable = loaded
 
     def _loaded_at_once(self) -> bool:
@@ -163,11 +161,15 @@ class Answers:
             self.close()
             self._spawn()
             return False
-        locked = [label for label, _, kind in self.loadable if kind == "locked" and label in self.failures]
-        if locked:
-            self.close()
-            raise SetupFailed(f"the {locked[0]} cell raised in the answer worker: {self.failures[locked[0]]}")
+        self._stop_if_the_setup_raised(self.loadable)
         return True
+
+    def _stop_if_the_setup_raised(self, chunks: list[list]) -> None:
+        """SetupFailed where one of the instructor's read-only cells among ``chunks`` raised while loading."""
+        raised = [label for label, _, kind in chunks if kind == "locked" and label in self.failures]
+        if raised:
+            self.close()
+            raise SetupFailed(f"the {raised[0]} cell raised in the answer worker: {self.failures[raised[0]]}")
 
     def _load_blaming_the_right_chunk(self, chunk: list, loaded: list[list]) -> None:
         """Load ``chunk``; if the worker stopped meanwhile, load it once more in a fresh worker holding the chunks
