@@ -37,6 +37,11 @@ DTYPE_HINT = ("the values may be right, the dtype is not: keep the inputs' dtype
 DEVICE_HINT = ("create new tensors on the inputs' device (torch.zeros_like(x), x.new_zeros(...) or "
                "device=x.device), and do not move results with .cpu() or .cuda()")
 _RULE = "-" * 75  # IPython's first traceback line, which feedback pages trim
+# (atol, rtol) of a check that states neither, by the expected dtype: some tens of units of its rounding (machine
+# epsilon: float64 2.2e-16, float32 1.2e-7, float16 9.8e-4, bfloat16 7.8e-3), so that a float64 check rejects
+# float32 arithmetic; 16-bit ones as torch.testing.assert_close's. Integers and booleans compare exactly.
+DEFAULT_TOLERANCE = {torch.float64: (1e-12, 1e-12), torch.float32: (1e-6, 1e-5),
+                     torch.float16: (1e-5, 1e-3), torch.bfloat16: (1e-5, 1.6e-2)}
 
 
 class ExerciseFailure(AssertionError):
@@ -142,8 +147,8 @@ def expect_tensor(
     expected: torch.Tensor,
     call: str,
     *,
-    atol: float = 1e-6,
-    rtol: float = 1e-5,
+    atol: float | None = None,
+    rtol: float | None = None,
     check_dtype: bool = True,
     hint: str = "",
     shape_hint: str = "",
@@ -152,7 +157,10 @@ def expect_tensor(
 ) -> None:
     """A tensor of the expected shape, dtype and device whose values match within tolerance.
 
-    ``hint`` is given for wrong values only; a wrong shape, dtype or device gets the hint of that property.
+    Values match where ``|got - expected| <= atol + rtol * |expected|``, with the tolerance that
+    :func:`tolerance` gives: what the test states, and nothing it does not (``atol`` alone means
+    ``rtol=0``), or, where it states neither, the default for the expected dtype. ``hint`` is given
+    for wrong values only; a wrong shape, dtype or device gets the hint of that property.
     """
     __tracebackhide__ = True  # IPython and pytest show the student's frames, not ours
     if type(expected) is not torch.Tensor:
@@ -168,14 +176,25 @@ def expect_tensor(
     if got.device != expected.device:
         _fail(call, f"returned a tensor on {got.device}; expected it on {expected.device}.", expected, got,
               device_hint)
+    atol, rtol = tolerance(expected.dtype, atol, rtol)
     got_values, expected_values = got.detach().to(torch.float64), expected.detach().to(torch.float64)
     # nan equals nothing: no test expects one, and an answer that returns nan never matches an oracle's nan
     if not _allclose(got_values, expected_values, atol=atol, rtol=rtol, equal_nan=False):
         error = _abs(got_values - expected_values).nan_to_num(float("inf"))
-        where = tuple(int(i) for i in _unravel_index(error.argmax(), error.shape))
-        _fail(call, f"returned wrong values (largest error {float(error.max()):.3g} at index {where}: "
-                    f"expected {expected_values[where].item():.6g}, got {got_values[where].item():.6g}).",
-              expected, got, hint)
+        excess = (error - rtol * _abs(expected_values)).nan_to_num(float("inf"))  # largest beyond the tolerance
+        where = tuple(int(i) for i in _unravel_index(excess.argmax(), excess.shape))
+        digits = 17 if expected.dtype == torch.float64 else 9  # enough to tell the two apart
+        _fail(call, f"returned wrong values (largest error {error[where].item():.3g} at index {where}: expected "
+                    f"{expected_values[where].item():.{digits}g}, got {got_values[where].item():.{digits}g}; "
+                    f"the test allows {atol:g} + {rtol:g} x |expected|).", expected, got, hint)
+
+
+def tolerance(dtype: torch.dtype, atol: float | None = None, rtol: float | None = None) -> tuple[float, float]:
+    """The (atol, rtol) a comparison of ``dtype`` values applies: both as a test states them, the one it does not
+    state 0, and where it states neither, ``DEFAULT_TOLERANCE`` for ``dtype`` (exact for integers and booleans)."""
+    if atol is None and rtol is None:
+        return DEFAULT_TOLERANCE.get(dtype, (0.0, 0.0))
+    return float(atol or 0.0), float(rtol or 0.0)
 
 
 def _tf32_settings() -> dict[str, Any]:

@@ -6,7 +6,7 @@ import torch
 import torch.nn.functional as F
 
 import seqmodels
-from grading.student.checks import ExerciseFailure, call, expect_equal, expect_tensor
+from grading.student.checks import ExerciseFailure, call, expect_equal, expect_tensor, tolerance
 
 
 def in_notebook(fn):
@@ -144,7 +144,8 @@ def test_expect_equal_names_the_call_and_the_first_difference():
     ([0.0, 1.0], "returned a list; expected a torch.Tensor"),
     (torch.zeros(3), r"shape \(3,\); expected shape \(2,\)"),
     (torch.zeros(2, dtype=torch.float64), "returned dtype torch.float64; expected torch.float32"),
-    (torch.tensor([0.0, 0.5]), r"largest error 0.5 at index \(1,\): expected 1, got 0.5"),
+    (torch.tensor([0.0, 0.5]), r"largest error 0.5 at index \(1,\): expected 1, got 0.5; the test allows 1e-06 \+ "
+                               r"1e-05 x \|expected\|"),
     (torch.tensor([0.0, float("nan")]), r"largest error inf at index \(1,\)"),
 ])
 def test_expect_tensor_says_what_is_wrong(got, message):
@@ -177,6 +178,41 @@ def test_ipython_shows_a_failure_as_its_message_without_the_helpers_frames():
 def test_expect_tensor_accepts_values_within_tolerance():
     expect_tensor(torch.tensor([1.0 + 1e-7]), torch.tensor([1.0]), "f(x)")
     expect_tensor(torch.tensor([1.004]), torch.tensor([1.0]), "f(x)", atol=0.005)
+    expect_tensor(torch.tensor([1000.004]), torch.tensor([1000.0]), "f(x)", atol=0, rtol=5e-6)
+
+
+@pytest.mark.parametrize("dtype, atol, rtol, applied", [
+    (torch.float64, 1e-12, None, (1e-12, 0.0)),  # a test that states atol only gets no relative part
+    (torch.float32, None, 1e-4, (0.0, 1e-4)),
+    (torch.float32, 1e-5, 1e-3, (1e-5, 1e-3)),
+    (torch.float64, None, None, (1e-12, 1e-12)),  # what states nothing gets its dtype's default
+    (torch.float32, None, None, (1e-6, 1e-5)),
+    (torch.float16, None, None, (1e-5, 1e-3)),
+    (torch.int64, None, None, (0.0, 0.0)),
+    (torch.bool, None, None, (0.0, 0.0)),
+])
+def test_the_tolerance_applied_is_the_one_stated_or_the_dtypes_default(dtype, atol, rtol, applied):
+    assert tolerance(dtype, atol, rtol) == applied
+
+
+def test_a_check_that_states_atol_only_applies_no_relative_tolerance():
+    """allclose's own rtol=1e-5 used to widen atol=1e-12 to a relative error of 1e-5 on large values."""
+    expected = torch.tensor([1000.0, 1.0], dtype=torch.float64)
+    with pytest.raises(ExerciseFailure, match=r"largest error 1e-09 at index \(0,\).*allows 1e-12 \+ 0 x"):
+        expect_tensor(expected + torch.tensor([1e-9, 0.0], dtype=torch.float64), expected, "f(x)", atol=1e-12)
+
+
+def test_a_float64_check_rejects_float32_arithmetic():
+    """The float64 default, and a stated float64 tolerance, catch values computed in float32 and cast back:
+    a RoPE computing its angles in float32 (a relative error of some 1e-8 in sin and cos)."""
+    positions, theta = torch.arange(4, dtype=torch.float64)[:, None], 500.0 ** -torch.linspace(0, 1, 3,
+                                                                                                  dtype=torch.float64)
+    exact = (positions * theta).sin()
+    in_float32 = (positions.float() * theta.float()).sin().double()
+    for atol in (None, 1e-12):
+        with pytest.raises(ExerciseFailure, match="returned wrong values"):
+            expect_tensor(in_float32, exact, "rope(<float64>)", atol=atol)
+    expect_tensor(in_float32.float(), exact.float(), "rope(<float32>)")  # in float32 itself, it is right
 
 
 class AlwaysEqual(dict):
