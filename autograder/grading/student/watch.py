@@ -42,6 +42,14 @@ def _route(frame: types.FrameType | None) -> str:
     return f" (through your {' → '.join(reversed(names[:-1]))})" if len(names) > 1 else ""
 
 
+def _set(value: Any) -> bool:
+    """Whether a forbidden argument was given a value that does something (not None, 0 or False)."""
+    try:
+        return bool(value)
+    except Exception:  # noqa: BLE001 - a tensor of several values, an object whose bool raises: given
+        return True
+
+
 class CallWatcher:
     """A profile hook that notes forbidden callables and reference-package code run during a call.
 
@@ -54,19 +62,29 @@ class CallWatcher:
         self.builtins: dict[int, str] = {}
         self.codes: dict[types.CodeType, str] = {}
         self.methods: dict[str, str] = {}  # Tensor methods by name: x.softmax() binds a new object on every call
-        for dotted in forbidden:
+        # "f(arg)" forbids the Python function (or module class) f only when called with a true value for arg
+        self.conditions: dict[types.CodeType, str] = {}
+        for entry in forbidden:
+            dotted, _, argument = entry.partition("(")
+            argument = argument.rstrip(")")
             if dotted.startswith("torch.Tensor."):
                 self.methods[dotted.rpartition(".")[2]] = dotted
                 continue
             target = _resolve(dotted)
             if isinstance(target, type):  # a module class: constructing or running it is the shortcut
-                for method in ("__init__", "forward"):
-                    if isinstance(target.__dict__.get(method), types.FunctionType):
-                        self.codes[target.__dict__[method].__code__] = dotted
+                codes = [target.__dict__[method].__code__ for method in (("__init__",) if argument else
+                                                                         ("__init__", "forward"))
+                         if isinstance(target.__dict__.get(method), types.FunctionType)]
             elif isinstance(target, types.FunctionType):
-                self.codes[target.__code__] = dotted
-            elif target is not None:
-                self.builtins[id(target)] = dotted
+                codes = [target.__code__]
+            else:
+                codes = []
+                if target is not None:
+                    self.builtins[id(target)] = dotted
+            for code in codes:
+                self.codes[code] = f"{dotted} with {argument}" if argument else dotted
+                if argument:
+                    self.conditions[code] = argument
         self.reference_package = reference_package
         self.reference_dir = _package_dir(reference_package)
         self.used: list[str] = []  # what ran, each with the route through the notebook's functions that reached it
@@ -87,6 +105,8 @@ class CallWatcher:
         elif event == "call":
             code = frame.f_code
             name = self.codes.get(code)
+            if code in self.conditions and not _set(frame.f_locals.get(self.conditions[code])):
+                return
             if name is None and self.reference_dir and code.co_filename.startswith(self.reference_dir):
                 name = f"the reference package {self.reference_package!r}"
         else:

@@ -398,3 +398,35 @@ def test_a_forbidden_call_reached_through_a_helper_names_the_route():
     with pytest.raises(ExerciseFailure, match=r"encoder_block used torch.nn.functional.scaled_dot_product_attention "
                                               r"\(through your attention_heads → scores\), which"):
         call(namespace["encoder_block"], torch.randn(1, 2, 4))
+
+
+def _smoothed_by_hand(logits, targets, mask, epsilon):
+    real = logits[mask]
+    return (1 - epsilon) * F.cross_entropy(real, targets[mask]) - epsilon * real.log_softmax(-1).mean()
+
+
+@pytest.mark.parametrize("answer, forbidden", [
+    (_smoothed_by_hand, None),
+    (lambda logits, targets, mask, e: (1 - e) * torch.nn.CrossEntropyLoss(label_smoothing=0.0)(logits[mask],
+                                                                                               targets[mask])
+     - e * logits[mask].log_softmax(-1).mean(), None),
+    (lambda logits, targets, mask, e: F.cross_entropy(logits[mask], targets[mask], label_smoothing=e),
+     "torch.nn.functional.cross_entropy with label_smoothing"),
+    (lambda logits, targets, mask, e: F.cross_entropy(logits[mask], targets[mask], None, None, -100, None, "mean", e),
+     "torch.nn.functional.cross_entropy with label_smoothing"),
+    (lambda logits, targets, mask, e: torch.nn.CrossEntropyLoss(label_smoothing=e)(logits[mask], targets[mask]),
+     "torch.nn.CrossEntropyLoss with label_smoothing"),
+], ids=["plain-cross-entropy", "module-without-smoothing", "function", "positional", "module"])
+def test_cross_entropy_is_forbidden_to_label_smoothed_nll_only_with_label_smoothing(answer, forbidden):
+    """The syllabus forbids F.cross_entropy / nn.CrossEntropyLoss *with* label_smoothing: plain cross-entropy plus
+    the smoothing term is a right answer."""
+    answer.__name__ = "label_smoothed_nll"
+    g = torch.Generator().manual_seed(0)
+    logits, targets = torch.randn(2, 3, 5, generator=g), torch.randint(0, 5, (2, 3), generator=g)
+    mask = torch.tensor([[True, True, True], [True, False, False]])
+    if forbidden is None:
+        expect_tensor(call(in_notebook(answer), logits, targets, mask, 0.1),
+                      F.cross_entropy(logits[mask], targets[mask], label_smoothing=0.1), "f(x)", atol=1e-6)
+    else:
+        with pytest.raises(ExerciseFailure, match=f"label_smoothed_nll used {forbidden}"):
+            call(in_notebook(answer), logits, targets, mask, 0.1)

@@ -87,6 +87,8 @@ class Peer:
         kind = type(value)
         if value is None or kind in (bool, int, float, str):
             return value
+        if isinstance(value, float):  # a subclass (numpy.float64) is a float: its value crosses, not its methods
+            return float.__float__(value)
         if containers is not None and kind in (list, dict, set):
             containers.append(value)
         if kind in (list, tuple, set, frozenset):

@@ -7,6 +7,7 @@ the local ones, and nothing but plain data may cross.
 import os
 import threading
 
+import numpy as np
 import pytest
 import torch
 
@@ -80,6 +81,24 @@ def test_objects_of_other_types_come_back_as_opaque_values_that_equal_nothing(fa
     tensor, thing = far.call("sly", (), {})
     assert isinstance(tensor, Opaque) and isinstance(thing, Opaque)
     assert "_Sly" in tensor.kind and tensor != tensor and thing != thing
+
+
+class _LyingFloat(float):
+    def __eq__(self, other):
+        return True
+
+    __hash__ = float.__hash__
+
+
+@pytest.mark.parametrize("far", [{"floats": lambda: (np.float64(0.0125), _LyingFloat(2.0), [np.float64(-1.5)])}],
+                         indirect=True)
+def test_a_float_of_a_subclass_crosses_as_its_value(far):
+    """numpy.float64 is a float (warmup_rate may return one): its value crosses as a plain float, and a subclass's
+    own methods (a lying __eq__) stay behind."""
+    rate, lying, listed = far.call("floats", (), {})
+    assert type(rate) is float and rate == 0.0125
+    assert type(lying) is float and lying == 2.0 and lying != 3.0
+    assert type(listed[0]) is float and listed == [-1.5]
 
 
 def lstm_like(x, w):
