@@ -107,7 +107,7 @@ class Peer:
             return {"dtype": str(value).removeprefix("torch.")}
         if kind is torch.device:
             return {"device": str(value)}
-        if kind is torch.Generator:  # a copy: its state travels, draws on the other side do not advance ours
+        if kind is torch.Generator:  # a copy: its state travels there, and back once the call returns (Peer.call)
             buffers.append(value.get_state().numpy().tobytes())
             return {"generator": len(buffers) - 1, "device": str(value.device)}
         if kind in _TENSOR_TYPES:
@@ -242,6 +242,9 @@ class Peer:
                                            **(extra or {})}, buffers)
         outputs: list[torch.Tensor] = []
         result = self.decode(reply["result"], out, outputs)
+        for generator, state in zip(_generators([args, kwargs]), reply.get("generators", [])):
+            # what the far side drew advances ours, as a local call would: a test sees how many numbers it drew
+            generator.set_state(torch.frombuffer(bytearray(out[state]), dtype=torch.uint8))
         changed, refilled = self.decode(reply["changed"], out)
         if not self.mirrors_changes:
             if changed or refilled:
@@ -286,7 +289,12 @@ class Peer:
         if differentiable and any(t.requires_grad for t in outputs):
             graph = self._new_id()
             self.graphs[graph] = (differentiable, outputs)
-        return {"result": encoded, "graph": graph, "changed": self.encode([changed, refilled], out)}
+        generators = []
+        for generator in _generators([args, kwargs]):  # their states after the call, in the order they were sent
+            out.append(generator.get_state().numpy().tobytes())
+            generators.append(len(out) - 1)
+        return {"result": encoded, "graph": graph, "changed": self.encode([changed, refilled], out),
+                "generators": generators}
 
     def resolve(self, message: dict) -> Callable:
         """The callable a call request names (the worker overrides this for its answers)."""
@@ -351,6 +359,18 @@ def _replace(value: Any, replacement: dict[int, torch.Tensor]) -> Any:
     if type(value) is dict:
         return {k: _replace(v, replacement) for k, v in value.items()}
     return value
+
+
+def _generators(value: Any) -> list[torch.Generator]:
+    """The generators among a call's arguments, in the order encode() meets them (in lists, tuples and dicts' values;
+    a set's order is not the same on both sides, so one inside a set is not carried back)."""
+    if type(value) is torch.Generator:
+        return [value]
+    if type(value) in (list, tuple):
+        return [g for item in value for g in _generators(item)]
+    if type(value) in (dict, collections.OrderedDict):
+        return [g for item in dict.values(value) for g in _generators(item)]
+    return []
 
 
 def _contents(container: list | dict | set) -> list[int]:

@@ -101,6 +101,25 @@ def test_a_float_of_a_subclass_crosses_as_its_value(far):
     assert type(listed[0]) is float and listed == [-1.5]
 
 
+def draw(n, generator, options):
+    return torch.randn(n, generator=generator), torch.rand(1, generator=options["generator"])
+
+
+@pytest.mark.parametrize("far", [{"draw": draw}], indirect=True)
+def test_a_generator_comes_back_advanced_by_what_the_far_side_drew(far):
+    """A generator crosses as a copy; once the call returns, the caller's generator is where the far side's copy
+    ended, as after a local call: a test can tell how many numbers an answer drew, and one that restores its
+    generator's state draws the same numbers again."""
+    mine, nested, local = (torch.Generator().manual_seed(5) for _ in range(3))
+    nested.manual_seed(6)
+    values, extra = far.call("draw", (3, mine, {"generator": nested}), {})
+    assert torch.equal(values, torch.randn(3, generator=local))
+    assert torch.equal(mine.get_state(), local.get_state())
+    assert torch.equal(far.call("draw", (2, mine, {"generator": nested}), {})[0], torch.randn(2, generator=local))
+    assert not torch.equal(nested.get_state(), torch.Generator().manual_seed(6).get_state())
+    assert torch.equal(extra, torch.rand(1, generator=torch.Generator().manual_seed(6)))
+
+
 def lstm_like(x, w):
     return torch.tanh(x @ w.T).sum(-1), {"aux": x * 2, "count": 3}
 
