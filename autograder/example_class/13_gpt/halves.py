@@ -3,6 +3,7 @@
 answers: solution
 loses: test_rope test_rope_gradients
 hint: pair i is (x_2i, x_2i+1), turned by positions[l] * base^(-2i/d)
+hint: not the two halves (0, d/2), (1, d/2 + 1)
 """
 # %% rope
 def rope(x, positions, base=10000.0):
