@@ -48,7 +48,8 @@ from grading.instructor.intake.submissions import Submission, collect, prepare, 
 from grading.instructor.workers.abc import Workers, WorkerTimeout
 from grading.instructor.workers.local import GradingWorkers
 
-NOTEBOOK_TIME_LIMIT = 600  # seconds for one whole notebook; c.Execute.timeout limits each cell
+NOTEBOOK_TIME_LIMIT = 600  # seconds for one whole notebook; c.TrustedVerdicts.cell_timeout limits each test cell
+RECORDING_S = 60  # seconds past the notebook's limit before its grading process is killed (Limits.recording_s)
 
 
 @dataclass
@@ -56,6 +57,10 @@ class Limits:
     notebook_s: int = NOTEBOOK_TIME_LIMIT
     cell_s: int | None = None  # None: c.TrustedVerdicts.cell_timeout from nbgrader_config.py
     memory_mb: int = MEMORY_LIMIT_MB  # 0: no cap
+    # at notebook_s the checker gives the tests it has not checked 0 and keeps the others' verdicts; then nbgrader has
+    # recording_s to record them (and the answers to finish loading, which the checker never cuts short) before the
+    # grading process is killed and the whole notebook scores 0
+    recording_s: int = RECORDING_S
 
 
 @dataclass
@@ -112,14 +117,16 @@ def _write_timestamp(path: Path, submission: Submission) -> bool:
 def _autograde(chapter: str, student: str, workdir: Path, limits: Limits, workers: Workers, salt: int) -> str | None:
     """Autograde one student through the workers (grading.instructor.workers); the reason it failed, or None."""
     setup_marker = secrets.token_hex(16)  # a failed setup is where the log holds this secret, never a student's text
-    checker = {"memory_limit_mb": limits.memory_mb, "salt": salt, "setup_failure_marker": setup_marker}
+    checker = {"memory_limit_mb": limits.memory_mb, "salt": salt, "setup_failure_marker": setup_marker,
+               "notebook_timeout": limits.notebook_s}
     if limits.cell_s:
         checker["cell_timeout"] = limits.cell_s
     submitted = intake_directory(workdir) / student / chapter / f"{chapter}.ipynb"
     try:
-        ok, log = workers.autograde(chapter, student, submitted, checker, workdir_options(workdir), limits.notebook_s)
+        ok, log = workers.autograde(chapter, student, submitted, checker, workdir_options(workdir),
+                                    limits.notebook_s + limits.recording_s)
     except WorkerTimeout:
-        return f"the notebook ran longer than the time limit of {limits.notebook_s} s"
+        return f"the notebook ran longer than the time limit of {limits.notebook_s} s (and {limits.recording_s} s more)"
     if not ok and setup_marker in log:
         why = next(line for line in log.splitlines() if setup_marker in line)
         why = why[why.index(setup_marker) + len(setup_marker):].strip()

@@ -34,7 +34,9 @@ def scaled_dot_product_attention(Q: torch.Tensor, K: torch.Tensor, V: torch.Tens
                                  causal: bool = False) -> tuple[torch.Tensor, torch.Tensor]:
     """Q [B, Lq, d], K [B, Lk, d], V [B, Lk, dv] -> (out [B, Lq, dv], weights [B, Lq, Lk]).
 
-    ``mask``: [B, Lk] (True on real keys) or [B, Lq, Lk] (True where query i may see key j).
+    ``mask``: [B, Lk] (True on real keys) or [B, Lq, Lk] (True where query i may see key j; any axis of
+    size 1 is broadcast). A 2-D mask when B = Lq > 1 is refused (ValueError): it could as well be one mask
+    per query, [Lq, Lk], which it would silently be misread for; pass [B, 1, Lk] or [B, Lq, Lk] instead.
     ``causal``: query i sees keys j <= i only. A query that may see no key gets weights 0 and output 0.
     """
     scores = Q @ K.transpose(-2, -1) / math.sqrt(Q.shape[-1])
@@ -42,12 +44,30 @@ def scaled_dot_product_attention(Q: torch.Tensor, K: torch.Tensor, V: torch.Tens
     if causal:
         allowed = allowed.tril()
     if mask is not None:
-        mask = mask.to(torch.bool)
-        allowed = allowed & (mask.unsqueeze(-2) if mask.dim() == 2 else mask)
+        allowed = allowed & _per_query(mask.to(torch.bool), scores.shape)
     sees_some_key = allowed.any(dim=-1, keepdim=True)
     scores = scores.masked_fill(~allowed, float("-inf")).masked_fill(~sees_some_key, 0.0)
     weights = torch.softmax(scores, dim=-1).masked_fill(~allowed, 0.0)
     return weights @ V, weights
+
+
+def _per_query(mask: torch.Tensor, scores_shape: torch.Size) -> torch.Tensor:
+    """``mask`` as a mask per query that broadcasts to ``scores_shape`` [B, Lq, Lk]; ValueError, naming the
+    shapes, where it is neither [B, Lk] key padding nor broadcastable, or where a 2-D mask could be either."""
+    B, Lq, Lk = scores_shape
+    if mask.dim() == 2:
+        if tuple(mask.shape) != (B, Lk):
+            raise ValueError(f"a 2-D attention mask is key padding [B, Lk] = {[B, Lk]}, got {list(mask.shape)}; "
+                             f"pass a mask per query as [B, Lq, Lk] = {[B, Lq, Lk]} (or [1, Lq, Lk])")
+        if B == Lq > 1:
+            raise ValueError(f"the 2-D attention mask {list(mask.shape)} is ambiguous when B = Lq = {B}: key padding "
+                             "[B, Lk] or one mask per query [Lq, Lk]? Pass key padding as mask[:, None, :] "
+                             f"([B, 1, Lk]) or a mask per query as [B, Lq, Lk] (or [1, Lq, Lk])")
+        return mask.unsqueeze(-2)
+    if mask.dim() != 3 or any(m not in (1, s) for m, s in zip(mask.shape, scores_shape)):
+        raise ValueError(f"an attention mask is [B, Lk] or [B, Lq, Lk] = {[B, Lq, Lk]} (an axis may be 1), "
+                         f"got {list(mask.shape)}")
+    return mask
 
 
 def multi_head_attention(x: torch.Tensor, W_q: torch.Tensor, W_k: torch.Tensor, W_v: torch.Tensor, W_o: torch.Tensor,
@@ -84,6 +104,7 @@ def attention_heads(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, in_proj_w
         projected = linear(x, weights[part], biases[part]).view(B, L, num_heads, -1)
         return projected.transpose(1, 2).reshape(B * num_heads, L, -1)
 
-    mask = None if key_mask is None else key_mask.to(torch.bool).repeat_interleave(num_heads, dim=0)  # row b·H + h
+    # row b·H + h, one mask for every query ([B·H, 1, Lk]: a 2-D mask could be misread when B·H = Lq)
+    mask = None if key_mask is None else key_mask.to(torch.bool).repeat_interleave(num_heads, dim=0)[:, None, :]
     out, _ = scaled_dot_product_attention(heads(q, 0), heads(k, 1), heads(v, 2), mask, causal=causal)
     return linear(out.view(B, num_heads, Lq, -1).transpose(1, 2).reshape(B, Lq, D), out_proj_weight, out_proj_bias)

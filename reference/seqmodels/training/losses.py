@@ -28,7 +28,7 @@ def sequence_nll(logits: torch.Tensor, targets: torch.Tensor, mask: torch.Tensor
     log_z = torch.logsumexp(logits, dim=-1)  # [B, L], stable
     target_logit = logits.gather(-1, safe_targets.unsqueeze(-1)).squeeze(-1)
     nll = torch.where(mask, log_z - target_logit, torch.zeros_like(log_z))
-    return nll.sum() / mask.sum()
+    return _mean_over(nll, mask)
 
 
 def label_smoothed_nll(logits: torch.Tensor, targets: torch.Tensor, mask: torch.Tensor,
@@ -40,7 +40,13 @@ def label_smoothed_nll(logits: torch.Tensor, targets: torch.Tensor, mask: torch.
     safe_targets = torch.where(mask, targets, torch.zeros_like(targets))
     nll = -log_p.gather(-1, safe_targets.unsqueeze(-1)).squeeze(-1)
     smoothed = (1.0 - epsilon) * nll - epsilon * log_p.mean(dim=-1)
-    return torch.where(mask, smoothed, torch.zeros_like(smoothed)).sum() / mask.sum()
+    return _mean_over(torch.where(mask, smoothed, torch.zeros_like(smoothed)), mask)
+
+
+def _mean_over(losses: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+    """The mean of the per-token ``losses`` (0 under padding) over the real tokens, in the losses' dtype but summed
+    in at least float32: a float16 sum passes 65,504 (inf) at a few thousand tokens while the mean is small."""
+    return (at_least_float32(losses).sum() / mask.sum()).to(losses.dtype)
 
 
 def perplexity(logits: torch.Tensor, targets: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:

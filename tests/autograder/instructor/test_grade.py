@@ -132,6 +132,7 @@ def test_a_second_run_resumes_and_regrades_only_what_changed(graded):
 
 
 def test_a_notebook_over_the_time_limit_scores_zero_and_says_so(tmp_path, grading_workers):
+    # the checker does not cut loading short: the grading process is killed 1 s past the notebook's 2 s
     inbox = tmp_path / "inbox"
     (inbox / "zoe" / CHAPTER).mkdir(parents=True)
     slow = notebook_of("correct", tmp_path)  # its answers take 5 s to load, whatever the workers had started
@@ -139,13 +140,36 @@ def test_a_notebook_over_the_time_limit_scores_zero_and_says_so(tmp_path, gradin
         slow["cells"][cell_index(slow, "onehot")]["source"])
     (inbox / "zoe" / CHAPTER / f"{CHAPTER}.ipynb").write_text(json.dumps(slow))
     (inbox / "zoe" / CHAPTER / f"{CHAPTER}.ipynb").rename(inbox / "zoe" / CHAPTER / "my work.ipynb")
-    [outcome] = grade(CHAPTER, inbox, tmp_path / "work", limits=Limits(notebook_s=2), progress=False,
+    [outcome] = grade(CHAPTER, inbox, tmp_path / "work", limits=Limits(notebook_s=2, recording_s=1), progress=False,
                       workers=grading_workers)
     assert outcome.submission.notes == [f"renamed my work.ipynb to {CHAPTER}.ipynb"]
     assert (outcome.status, outcome.score) == ("failed", 0)
     assert "longer than the time limit of 2 s" in outcome.submission.fatal
     page = tmp_path / "work" / "feedback" / "zoe" / CHAPTER / f"{CHAPTER}.html"
     assert "time limit" in page.read_text()
+
+
+def test_one_hanging_function_costs_only_the_tests_not_checked_before_the_notebooks_time_limit(tmp_path,
+                                                                                                grading_workers):
+    # onehot blocks (a sleep: no CPU time, so only a wall clock stops it); its test's own backstop, 4 x 60 + 30 s, is
+    # far past the notebook's 60 s, which the seven tests before it (each well under 1 s of work) do not come near
+    inbox = tmp_path / "inbox"
+    (inbox / "ivan" / CHAPTER).mkdir(parents=True)
+    hung = notebook_of("correct", tmp_path)
+    hung["cells"][cell_index(hung, "onehot")]["source"] = "import time\n\n\ndef onehot(ids, V):\n    time.sleep(10**6)\n"
+    (inbox / "ivan" / CHAPTER / f"{CHAPTER}.ipynb").write_text(json.dumps(hung))
+    [outcome] = grade(CHAPTER, inbox, tmp_path / "work", limits=Limits(notebook_s=60, cell_s=60), progress=False,
+                      workers=grading_workers)
+    graded = nbformat.read(tmp_path / "work" / "autograded" / "ivan" / CHAPTER / f"{CHAPTER}.ipynb", as_version=4)
+    errors = {c.metadata["nbgrader"]["grade_id"]: [o.evalue for o in c.outputs if o.output_type == "error"]
+              for c in graded.cells if c.cell_type == "code" and c.metadata.get("nbgrader", {}).get("grade")}
+    not_checked = ["test_onehot_awesome", "test_onehot_batched", "test_embed_table_f2", "test_embed_onehot_grad"]
+    assert [gid for gid, evalues in errors.items() if evalues] == not_checked, errors
+    assert "time limit of 60 s ran out while this test ran" in errors["test_onehot_awesome"][0]
+    assert all("time limit of 60 s ran out before this test ran" in errors[gid][0] for gid in not_checked[1:])
+    assert (outcome.status, outcome.score) == ("graded", 13)  # every point of the seven tests checked before
+    assert outcome.submission.notes == [f"the notebook's time limit of 60 s ran out: {', '.join(not_checked)} "
+                                        "not checked (0 points)"]
 
 
 def test_a_failed_resubmission_does_not_keep_the_points_of_an_earlier_one(tmp_path, grading_workers):

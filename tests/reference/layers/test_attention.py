@@ -1,4 +1,5 @@
 """additive_attention against a loop over every (row, key) pair with the textbook formula, in float64."""
+import pytest
 import torch
 
 from seqmodels.layers.attention import additive_attention
@@ -126,3 +127,44 @@ def test_attention_heads_padded_keys_and_values_never_reach_the_output():
     poisoned_k[0, 2], poisoned_v[0, 2] = 1e4, -1e4
     torch.testing.assert_close(attention_heads(q, poisoned_k, poisoned_v, *weights, 2, key_mask=key_mask),
                                attention_heads(q, k, v, *weights, 2, key_mask=key_mask))
+
+
+def test_scaled_dot_product_refuses_a_2d_mask_that_could_be_key_padding_or_one_mask_per_query():
+    # B = Lq = 3: an [Lq, Lk] causal-like mask has the shape of [B, Lk] key padding; reading it as either is a guess
+    from seqmodels.layers.attention import scaled_dot_product_attention
+    Q, K, V = torch.randn(3, 3, 4), torch.randn(3, 5, 4), torch.randn(3, 5, 2)
+    per_query = torch.ones(3, 5, dtype=torch.bool).tril()
+    with pytest.raises(ValueError, match=r"ambiguous when B = Lq = 3.*mask\[:, None, :\]"):
+        scaled_dot_product_attention(Q, K, V, per_query)
+    with pytest.raises(ValueError, match=r"key padding \[B, Lk\] = \[2, 5\], got \[3, 5\]"):  # [Lq, Lk] with B != Lq
+        scaled_dot_product_attention(Q[:2], K[:2], V[:2], per_query)
+    with pytest.raises(ValueError, match=r"\[B, Lq, Lk\] = \[3, 3, 5\].*got \[3, 4, 5\]"):
+        scaled_dot_product_attention(Q, K, V, torch.ones(3, 4, 5, dtype=torch.bool))
+
+
+def test_scaled_dot_product_reads_each_unambiguous_mask_when_b_equals_lq(device):
+    # the two meanings of the refused mask, each said without ambiguity, against PyTorch's fused attention in float64
+    from seqmodels.layers.attention import scaled_dot_product_attention
+    g = torch.Generator().manual_seed(6)
+    Q, K, V = (torch.randn(3, n, m, generator=g, dtype=torch.float64).to(device) for n, m in ((3, 4), (5, 4), (5, 2)))
+    padding = (torch.arange(5) < torch.tensor([[5], [2], [4]])).to(device)
+    per_query = torch.ones(3, 5, dtype=torch.bool, device=device).tril()
+    for mask, allowed in ((padding[:, None, :], padding[:, None, :].expand(3, 3, 5)),
+                          (per_query[None], per_query.expand(3, 3, 5))):
+        out, weights = scaled_dot_product_attention(Q, K, V, mask)
+        torch.testing.assert_close(out, torch.nn.functional.scaled_dot_product_attention(Q, K, V, attn_mask=allowed))
+        assert (weights[~allowed] == 0).all()
+
+
+def test_attention_heads_key_padding_when_batch_times_heads_equals_the_queries(device):
+    # B·H = Lq = 4: the heads' key padding [B·H, Lk] must not be taken for one mask per query
+    from seqmodels.layers.attention import attention_heads
+    torch.manual_seed(7)
+    B, Lq, Lk, D, H = 2, 4, 5, 8, 2
+    mha = torch.nn.MultiheadAttention(D, H, batch_first=True).double().to(device)
+    q, k, v = (torch.randn(B, n, D, dtype=torch.float64, device=device) for n in (Lq, Lk, Lk))
+    key_mask = torch.arange(Lk, device=device) < torch.tensor([5, 2], device=device)[:, None]
+    expected, _ = mha(q, k, v, key_padding_mask=~key_mask, need_weights=False)
+    out = attention_heads(q, k, v, mha.in_proj_weight, mha.in_proj_bias, mha.out_proj.weight, mha.out_proj.bias, H,
+                          key_mask=key_mask)
+    torch.testing.assert_close(out, expected)

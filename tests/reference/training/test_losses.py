@@ -83,3 +83,21 @@ def test_label_smoothed_nll_is_pytorchs_label_smoothing_over_the_real_tokens(eps
     torch.testing.assert_close(torch.autograd.grad(ours, logits)[0], torch.autograd.grad(theirs, logits)[0])
     big = torch.tensor([[[1000.0, -1000.0, 0.0]]], dtype=torch.float64)
     assert torch.isfinite(label_smoothed_nll(big, torch.tensor([[1]]), torch.tensor([[True]]), epsilon))
+
+
+@pytest.mark.parametrize("loss", ["sequence_nll", "label_smoothed_nll"])
+def test_a_float16_loss_is_summed_in_float32_so_a_sum_past_65504_still_gives_the_mean(loss):
+    # 8,192 real tokens with a loss near 14.6 each: their sum (about 119,000) is past float16's largest number
+    # (65,504), their mean is not; the oracle is PyTorch's cross entropy in float64 on the same float16 logits
+    g = torch.Generator().manual_seed(6)
+    logits = (4 * torch.randn(4, 2100, 16, generator=g)).to(torch.float16)
+    targets = logits.argmin(dim=-1)  # the least likely token: a large loss at every position
+    mask = torch.arange(2100) < torch.tensor([[2100], [2100], [2100], [1892]])
+    epsilon = 0.1 if loss == "label_smoothed_nll" else 0.0
+    ours = {"sequence_nll": lambda: sequence_nll(logits, targets, mask),
+            "label_smoothed_nll": lambda: label_smoothed_nll(logits, targets, mask, epsilon)}[loss]()
+    theirs = F.cross_entropy(logits.double()[mask], targets[mask], label_smoothing=epsilon)
+    assert mask.sum() == 8192 and theirs * 8192 > 65504
+    assert ours.dtype == torch.float16
+    # float16 tolerance: a relative 2e-3 (two units in the last place, float16's epsilon being 9.8e-4), no absolute part
+    torch.testing.assert_close(ours.double(), theirs, rtol=2e-3, atol=0.0)

@@ -177,10 +177,15 @@ class _CellOutput(io.TextIOBase):
 
 
 class Checker:
-    def __init__(self, solution: nbformat.NotebookNode, answers, cell_s: float, salt: int):
+    def __init__(self, solution: nbformat.NotebookNode, answers, cell_s: float, salt: int,
+                 notebook_s: float = 0, started: float | None = None):
         from grading.student import checks  # the trusted copy: answers never run in this process
 
         self.solution, self.answers, self.cell_s, self.salt = solution, answers, cell_s, salt
+        # the notebook's backstop (0: none), counted from ``started``: the tests not run by then fail, the others stand
+        self.notebook_s = notebook_s
+        self.ends = (started or time.monotonic()) + notebook_s if notebook_s else float("inf")
+        self.not_checked: list[str] = []  # the test cells that the backstop stopped or kept from running
         self.calls = dependencies.graded_calls(graded_functions(solution))
         self.output = _CellOutput()
         checks._stdout = self.output
@@ -225,20 +230,40 @@ class Checker:
 
     def verdict(self, source: str, label: str) -> Verdict:
         """The cell's verdict, in a fresh answer worker; a cell that timed out is run once more, alone (one re-run
-        at a time on this machine), and only a second time-out costs its points."""
+        at a time on this machine), and only a second time-out costs its points. Past the notebook's backstop,
+        the verdict of a test that did not finish (:meth:`_out_of_time`)."""
         try:
             pieces = [(hidden, _compile(code, hidden, label)) for hidden, code in _segments(source)]
         except SyntaxError:  # markers inside a block: run it whole, and say nothing about what failed
             pieces = [(True, _compile(source, True, label))]
         verdict, timed_out = self._verdict(pieces)
-        if timed_out:
+        if timed_out and not self.out_of_time():
             import fcntl
             import tempfile
 
             with open(Path(tempfile.gettempdir()) / RERUN_LOCK, "a") as lock:
-                fcntl.flock(lock, fcntl.LOCK_EX)
-                verdict, _ = self._verdict(pieces)
-        return verdict
+                while not self.out_of_time():  # another notebook's re-run may hold it: wait, up to the backstop
+                    try:
+                        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    except BlockingIOError:
+                        time.sleep(0.2)
+                        continue
+                    verdict, timed_out = self._verdict(pieces)
+                    break
+        return self._out_of_time(label, started=True) if timed_out and self.out_of_time() else verdict
+
+    def out_of_time(self) -> bool:
+        """Whether the notebook's backstop has passed."""
+        return time.monotonic() >= self.ends
+
+    def _out_of_time(self, label: str, started: bool) -> Verdict:
+        """The verdict of the test cell ``label`` that the notebook's backstop stopped (``started``) or kept from
+        running."""
+        self.not_checked.append(label)
+        when = "while this test ran" if started else "before this test ran"
+        return Verdict(False, "", "TimeoutError", f"the notebook's time limit of {self.notebook_s:g} s ran out {when}, "
+                                                  "so it earns no points (the tests checked before it keep theirs; "
+                                                  "an answer that runs long, or an endless loop, in a test above?)")
 
     def _verdict(self, pieces: list) -> tuple[Verdict, bool]:
         """(the verdict, whether the answers ran out of time); the cell's CPU time is the worker's to count, and
@@ -246,7 +271,7 @@ class Checker:
         from grading.instructor.verdicts.answers import AnswerTimeout, SetupFailed
 
         self.answers.new_cell()
-        deadline, shown = time.monotonic() + WALL_FACTOR * self.cell_s + WALL_EXTRA_S, ""
+        deadline, shown = min(time.monotonic() + WALL_FACTOR * self.cell_s + WALL_EXTRA_S, self.ends), ""
         for hidden, code in pieces:
             try:
                 self._run(code, max(0.0, deadline - time.monotonic()))
@@ -286,12 +311,16 @@ class Checker:
         self.prepare()
         verdicts, failing = {}, set()
         for cell in (c for c in self.solution.cells if role(c) == "test"):
-            verdict = self.verdict(cell.source, _grade_id(cell))
-            if not verdict.passed:
+            label = _grade_id(cell)
+            if self.out_of_time():
+                verdicts[label] = self._out_of_time(label, started=False)
+                continue
+            verdict = self.verdict(cell.source, label)
+            if not verdict.passed and label not in self.not_checked:
                 tested = dependencies.subjects(cell.source, self.calls)
                 verdict = self._blamed_on_what_it_builds_on(verdict, tested, failing)
                 failing |= tested
-            verdicts[_grade_id(cell)] = verdict
+            verdicts[label] = verdict
         return verdicts
 
     def _blamed_on_what_it_builds_on(self, verdict: Verdict, tested: set[str], failing: set[str]) -> Verdict:
@@ -315,8 +344,11 @@ def _text(error: BaseException) -> str:
 
 
 def check(chapter: str, notebook: nbformat.NotebookNode, cell_s: float = 120, memory_mb: int = 0,
-          salt: int = 0, load_s: float = LOAD_TIME_LIMIT) -> dict:
-    """Verdicts of every test cell of ``chapter`` for the student's ``notebook``, and how the answers loaded."""
+          salt: int = 0, load_s: float = LOAD_TIME_LIMIT, notebook_s: float = 0) -> dict:
+    """Verdicts of every test cell of ``chapter`` for the student's ``notebook``, and how the answers loaded;
+    ``notebook_s`` (0: none) is the notebook's backstop, from this call on: the test cells not checked by then
+    fail with that reason, and the verdicts of those checked before stand."""
+    started = time.monotonic()
     from grading.instructor.verdicts.answers import Answers
     from grading.instructor.verdicts.zygote import SHARED
     from grading.instructor.course import SOLUTIONS
@@ -332,8 +364,10 @@ def check(chapter: str, notebook: nbformat.NotebookNode, cell_s: float = 120, me
             SHARED.prepare()  # every test cell's worker is a fork of the zygote (a no-op where it is ready)
         with Answers(answer_program(notebook, solution), FORBIDDEN, REFERENCE_PACKAGE, PRIVATE_PACKAGES, memory_mb,
                      load_timeout=max(load_s, cell_s), cpu_s=cell_s) as answers:
-            verdicts = Checker(solution, answers, cell_s, salt).run()
+            checker = Checker(solution, answers, cell_s, salt, notebook_s, started)
+            verdicts = checker.run()
             return {"verdicts": {k: asdict(v) for k, v in verdicts.items()}, "load_failures": answers.failed,
+                    "not_checked": checker.not_checked,
                     "sandboxed": answers.sandboxed, "tampered": sorted(answers.tampered)}
     finally:  # as it was, for a caller in the same process (the tests)
         if before[0] is None:
@@ -349,6 +383,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("notebook", type=Path)
     parser.add_argument("--out", type=Path, required=True, help="where the verdicts go (JSON)")
     parser.add_argument("--cell-time-limit", type=float, default=120)
+    parser.add_argument("--notebook-time-limit", type=float, default=0,
+                        help="seconds for the whole notebook (0: none): the tests not checked by then fail")
     parser.add_argument("--memory-limit", type=int, default=0, help="MB of address space for the answers (0: none)")
     parser.add_argument("--salt", type=int, default=int(os.environ.get("GRADING_SALT", "0")))
     args = parser.parse_args(argv)
@@ -357,7 +393,7 @@ def main(argv: list[str] | None = None) -> int:
 
     try:
         result = check(args.chapter, nbformat.read(args.notebook, as_version=4), args.cell_time_limit,
-                       args.memory_limit, args.salt)
+                       args.memory_limit, args.salt, notebook_s=args.notebook_time_limit)
     except SetupFailed as error:
         print(error, file=sys.stderr)
         return SETUP_FAILED

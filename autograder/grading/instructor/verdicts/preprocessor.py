@@ -48,6 +48,9 @@ def report_notes(nb: nbformat.NotebookNode) -> list[str]:
 
 class TrustedVerdicts(NbGraderPreprocessor):
     cell_timeout = Integer(120, help="Seconds the answers may run for one test cell").tag(config=True)
+    notebook_timeout = Integer(0, help="Seconds the checker may take for the whole notebook (0: no limit): the test "
+                               "cells it has not checked by then fail with that reason, those checked before keep "
+                               "their verdicts").tag(config=True)
     # the grading command's default too, so that plain nbgrader and formgrader's Autograde grade as it does
     memory_limit_mb = Integer(MEMORY_LIMIT_MB,
                               help="Address space of the answer worker in MB (0: no cap)").tag(config=True)
@@ -79,6 +82,9 @@ class TrustedVerdicts(NbGraderPreprocessor):
                 cell.outputs.append(error_output(verdict["ename"], verdict["evalue"]))
                 if any(kind in verdict["evalue"] for kind in TAMPERING_KINDS) or verdict["ename"] == "Forbidden":
                     notes.append(f"{cell.metadata['nbgrader']['grade_id']}: {verdict['evalue'].splitlines()[0]}")
+        if result.get("not_checked"):  # its other cells' verdicts stand
+            notes.append(f"the notebook's time limit of {self.notebook_timeout} s ran out: "
+                         + ", ".join(result["not_checked"]) + " not checked (0 points)")
         if result.get("tampered"):  # earns nothing (the checker's libraries are its own), but the instructor is told
             notes.append("tampering: the answers replaced " + ", ".join(result["tampered"]) + " in their own worker")
         if not result["sandboxed"]:
@@ -94,7 +100,7 @@ class TrustedVerdicts(NbGraderPreprocessor):
             notebook, out = Path(folder) / "submission.ipynb", Path(folder) / "verdicts.json"
             nbformat.write(nb, notebook)
             argv = [chapter, str(notebook), "--out", str(out), "--cell-time-limit", str(self.cell_timeout),
-                    "--memory-limit", str(self.memory_limit_mb)]
+                    "--notebook-time-limit", str(self.notebook_timeout), "--memory-limit", str(self.memory_limit_mb)]
             returncode, stderr = run_checker(argv, {"GRADING_SALT": str(self.salt)}, Path(folder) / "checker.log")
             if returncode == SETUP_FAILED:  # the harness stops the whole run on these words
                 raise RuntimeError(f"{self.setup_failure_marker} {SETUP_FAILURE}{stderr.strip()[-3000:]}")
