@@ -20,8 +20,10 @@ c*: controls: honest answers that must keep every point, graded in the same batc
 Other lines a case may have: ``never:`` words that neither the notes nor the feedback may contain (what an
 answer must not be able to show), ``markup:`` text that the feedback page's HTML may not contain as it is
 (a student's markup must show escaped), ``flagged: yes`` (the instructor must be told, points or not), and
-``edit:`` a change to the handed-in file beyond its answer cells: ``crlf`` (Windows line endings) or
-``answer-and-test GRADE_ID NEW_ID`` (that test cell also marked as an answer, with a new grade_id).
+``edit:`` a change to the handed-in file beyond its answer cells: ``crlf`` (Windows line endings),
+``answer-and-test GRADE_ID NEW_ID`` (that test cell also marked as an answer, with a new grade_id),
+``grade-id GRADE_ID NEW_ID`` (only the grade_id changed) or ``nbgrader-metadata GRADE_ID JSON`` (that cell's
+nbgrader metadata replaced by the JSON value, as a careless editor leaves it: ``"solution"``, ``null``).
 """
 import html
 import json
@@ -59,12 +61,16 @@ def _edit(folder: Path, spec: str) -> None:
         for cell in notebook.cells:
             cell.source = cell.source.replace("\n", "\r\n")
         path.write_text(json.dumps(notebook, indent=1), newline="\r\n")  # and the file's own lines
-    elif kind == "answer-and-test":
+    else:
         notebook = nbformat.read(path, as_version=4)
-        for cell in notebook.cells:
-            if cell.metadata.get("nbgrader", {}).get("grade_id") == rest[0]:
-                cell.metadata["nbgrader"].update(solution=True, grade_id=" ".join(rest[1:]))
-        nbformat.write(notebook, path)
+        cell = next(c for c in notebook.cells if c.metadata.get("nbgrader", {}).get("grade_id") == rest[0])
+        if kind == "answer-and-test":
+            cell.metadata["nbgrader"].update(solution=True, grade_id=" ".join(rest[1:]))
+        elif kind == "grade-id":
+            cell.metadata["nbgrader"]["grade_id"] = " ".join(rest[1:])
+        else:
+            cell.metadata["nbgrader"] = json.loads(" ".join(rest[1:]))
+        path.write_text(json.dumps(notebook, indent=1))  # as written: nbformat.write would refuse damaged metadata
 
 
 class _Graded(dict):

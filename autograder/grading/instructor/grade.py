@@ -9,7 +9,7 @@ and every verdict is computed outside it. Students already graded are skipped un
 ``--force``, so an interrupted run resumes. A submission that cannot be graded (empty,
 not a notebook, another chapter's notebook, over the time limit) scores 0 and gets a
 feedback page that says why; every other student is graded normally. Answers are screened
-before they run (grading.instructor.intake.screen). What the intake and the screens flag is kept
+before they run (grading.student.screen). What the intake and the screens flag is kept
 (grading.instructor.gradebook.flags), and the chapter's grades, with a status per student of the class,
 go to ``<workdir>/<chapter>/`` (grading.instructor.outputs.export). If the instructor's own setup cell
 fails, the run stops with "setup failed": nobody is given 0 for it.

@@ -1,100 +1,176 @@
-"""Check a notebook as the grader will run it, before you hand it in.
+"""Check a notebook as the grader will grade it, before you hand it in.
 
     python -m grading.student.selfcheck notebooks/05_lstm_gru/05_lstm_gru.ipynb
 
-Runs a copy of the notebook from top to bottom in a fresh kernel, as the grader does (slow demos
-skip, as they do while grading: ``NBGRADER_EXECUTION`` is set), with the visible tests of its test
-cells (the hidden tests run only when it is graded), and reports what would break at grading: cells
-your session ran out of order, answers not written yet, names that no cell above defines (a deleted
-or moved cell), failing visible tests, errors in other cells, and a run longer than the grader's time
-limits. Your notebook itself is not changed. Exit status 0 when nothing would break, 1 otherwise.
+The grader does not run a notebook top to bottom. It repairs what it can against the release
+(damaged or removed nbgrader metadata, deleted, edited or reordered test cells: grading.student.repair),
+keeps an answer cell that reaches for what no answer needs from running (grading.student.screen), loads
+every answer cell and the definitions of the other code cells (grading.student.program), and only then
+runs each test cell, as the release gave it. This check does the same, with the same code, on a copy
+of the notebook in a fresh kernel (slow demos skip, as they do while grading: ``NBGRADER_EXECUTION`` is
+set), with the visible part of each test cell (the hidden tests run only when it is graded), and says
+what each finding costs: a failing test cell its points, a written answer not written yet its points
+(the grader gives an untouched one 0), a repair nothing (the grader makes it too, and tells your
+instructor). Your notebook itself is not changed. Exit status 0 when nothing was found, 1 otherwise.
 """
 import argparse
+import ast
 import copy
+import json
 import os
+import re
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import nbformat
+from nbformat.v4 import new_code_cell
+
+from grading.student.program import GIVEN_STATEMENTS, answer_program, grade_id, role, statements
+from grading.student.repair import grade_ids, match_to_release, restore_locked_cells
+from grading.student.screen import keep_from_running
 
 NOTEBOOK_TIME_LIMIT = 600  # seconds for the whole notebook, as the course's grading command allows by default
 CELL_TIME_LIMIT = 120  # seconds for one cell
+# Where the release is: the student release ships a copy of each chapter's (grading.instructor.release.student),
+# the course's repository has them in notebooks/
+RELEASES = (Path(__file__).resolve().parent / "released", Path(__file__).resolve().parents[3] / "notebooks")
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 
-def out_of_order(notebook: nbformat.NotebookNode) -> list[str]:
-    """Cells whose saved run came after a cell below them: the notebook ran in another order than top to bottom."""
-    found, latest = [], 0
-    for index, cell in enumerate(notebook.cells, 1):
-        count = cell.get("execution_count") if cell.cell_type == "code" else None
-        if count is None:
-            continue
-        if count < latest:
-            found.append(f"cell {index} ({_name(cell)}) was run before a cell above it")
-        latest = max(latest, count)
-    return found
+@dataclass(frozen=True)
+class Finding:
+    cell: str  # the grade id of the test cell or written answer
+    points: float  # what it will cost
+    problem: str
+
+    def __str__(self) -> str:
+        return f"{self.cell} ({self.points:g} point{'s' * (self.points != 1)}): {self.problem}"
 
 
-def _name(cell) -> str:
-    first_line = cell.source.strip().splitlines()[0][:60] if cell.source.strip() else "empty"
-    return cell.metadata.get("nbgrader", {}).get("grade_id") or first_line
+@dataclass
+class Check:
+    findings: list[Finding]  # what costs points
+    repairs: list[str]  # what the grader repairs or flags, at no cost to the points (its notes, word for word)
+    problems: list[str]  # what stops the whole run: a cell over the time limit, the kernel dying
+    seconds: float
+    points: float  # the notebook's autograded and written points
+    released: bool  # whether the release was found (else the notebook was checked against itself)
 
 
-def _kind(cell) -> str:
-    meta = cell.metadata.get("nbgrader", {})
-    return "answer" if meta.get("solution") else "test" if meta.get("grade") else "other"
+def find_release(path: Path, notebook: nbformat.NotebookNode) -> nbformat.NotebookNode | None:
+    """The release the notebook was made from: by its file name, else the one sharing most of its grade ids."""
+    candidates = [p for folder in RELEASES if folder.is_dir()
+                  for p in sorted(folder.glob("*.ipynb")) + sorted(folder.glob("*/*.ipynb"))]
+    named = [p for p in candidates if p.stem == path.stem and p.resolve() != path.resolve()]
+    if named:
+        return nbformat.read(named[0], as_version=4)
+    own = set(grade_ids(notebook)) - {"setup"}
+    releases = [nbformat.read(p, as_version=4) for p in candidates if p.resolve() != path.resolve()]
+    best = max(releases, key=lambda r: len(own & set(grade_ids(r))), default=None)
+    return best if best is not None and own & set(grade_ids(best)) else None
 
 
-def problems(executed: nbformat.NotebookNode) -> list[str]:
-    """What the run's error outputs say would break at grading, cell by cell."""
-    found = []
-    for index, cell in enumerate(executed.cells, 1):
-        for output in cell.get("outputs", []) if cell.cell_type == "code" else []:
-            if output.output_type != "error":
-                continue
-            where, message = f"cell {index} ({_name(cell)})", f"{output.ename}: {output.evalue}".splitlines()[0]
-            if output.ename == "NotImplementedError" or "is not implemented yet" in output.evalue:
-                found.append(f"{where}: an answer is not written yet ({message})")
-            elif output.ename == "NameError":
-                found.append(f"{where}: {message}: no cell above defines it (a deleted, moved or renamed cell?)")
-            elif _kind(cell) == "test":
-                found.append(f"{where}: a visible test fails: {message}")
-            else:
-                found.append(f"{where}: raised {message}")
-    return found
+def _program(notebook, release) -> list[tuple[str, str, str]]:
+    """(kind, label, source) cells in the order the grader loads and runs them."""
+    locked = [("setup", grade_id(c), c.source) for c in release.cells if role(c) == "locked"]
+    answers = [(kind, label, source) for label, source, kind in answer_program(notebook, release) if kind != "locked"]
+    tests = [("test", grade_id(c), c.source) for c in release.cells if role(c) == "test"]
+    return locked + answers + [("examples", "the release's examples", _examples(release))] + tests
 
 
-def run(path: Path, notebook_s: float = NOTEBOOK_TIME_LIMIT, cell_s: float = CELL_TIME_LIMIT) -> tuple[list[str], float]:
-    """(what would break, seconds the run took) for the notebook at ``path``."""
+def _examples(release) -> str:
+    """The definitions and assignments of the release's other code cells, which the grader's tests see; as in the
+    grader, a statement that calls an answer or fails is skipped."""
+    answers = sorted({s.name for c in release.cells if role(c) == "answer" for s in statements(c.source, (ast.FunctionDef,))})
+    given = [ast.unparse(s) for c in release.cells if role(c) == "given" for s in statements(c.source, GIVEN_STATEMENTS)]
+    return (f"def _selfcheck_examples(names, given):\n"
+            f"    class AnswerCalled(Exception):\n        pass\n\n"
+            f"    def stub(*args, **kwargs):\n        raise AnswerCalled\n\n"
+            f"    kept = {{name: globals()[name] for name in names if name in globals()}}\n"
+            f"    globals().update({{name: stub for name in names}})\n"
+            f"    for statement in given:\n"
+            f"        try:\n            exec(statement, globals())\n"
+            f"        except Exception:\n            pass\n"
+            f"    for name in names:\n        globals().pop(name, None)\n"
+            f"    globals().update(kept)\n\n\n"
+            f"_selfcheck_examples({json.dumps(answers)}, {json.dumps(given)})\n"
+            f"del _selfcheck_examples\n")
+
+
+def _error(cell) -> tuple[str, str, str] | None:
+    """(ename, evalue, traceback without colours) of a run cell's error, if it raised."""
+    error = next((o for o in cell.get("outputs", []) if o.output_type == "error"), None)
+    return (error.ename, error.evalue, _ANSI.sub("", "\n".join(error.traceback))) if error else None
+
+
+def _problem(ename: str, evalue: str, traceback: str, answers: set[str]) -> str:
+    """What a test cell's error means, for the student."""
+    message = f"{ename}: {evalue}".splitlines()[0]
+    if ename == "NotImplementedError" or "is not implemented yet" in evalue:
+        called = [name for name in re.findall(r"in (\w+)\(", traceback) if name in answers]  # the deepest answer
+        said = re.match(r"(\w+) is not implemented yet", evalue)  # grading.student.checks.call's message
+        named = called[-1] if called else said.group(1) if said else "an answer"
+        return f"{named} is not written yet (it still raises NotImplementedError)"
+    if ename == "NameError":
+        return f"{message}: no cell defines it (a deleted or renamed cell, or an answer that did not load?)"
+    return f"a visible test fails: {message}"
+
+
+def _unwritten(notebook, release) -> list[Finding]:
+    """Written answers still as the release gave them: the grader scores them 0 without asking anybody."""
+    given = {grade_id(c): c.source for c in release.cells if c.cell_type == "markdown" and grade_id(c)}
+    return [Finding(gid, float(c.metadata["nbgrader"].get("points", 0)),
+                    "the written answer is not written yet (it is as the release gave it): it scores 0")
+            for c in notebook.cells if (gid := grade_id(c)) in given and c.source.strip() == given[gid].strip()]
+
+
+def check(path: Path, notebook_s: float = NOTEBOOK_TIME_LIMIT, cell_s: float = CELL_TIME_LIMIT) -> Check:
+    """What the grader will make of the notebook at ``path``."""
     from nbclient import NotebookClient
     from nbclient.exceptions import CellTimeoutError, DeadKernelError
 
     notebook = nbformat.read(path, as_version=4)
-    found = [f"{line}: the grader runs top to bottom, as this check does" for line in out_of_order(notebook)]
-    executed = copy.deepcopy(notebook)
-    for cell in executed.cells:
-        if cell.cell_type == "code":
-            cell.outputs, cell.execution_count = [], None
+    release = find_release(path, notebook)
+    released, release, problems = release is not None, release or copy.deepcopy(notebook), []
+    repairs = match_to_release(notebook, release, set(grade_ids(release)))
+    notebook = restore_locked_cells(notebook, release, repairs)
+    repairs += keep_from_running(notebook, release)
+    program = _program(notebook, release)
+    run = nbformat.v4.new_notebook(cells=[new_code_cell(source) for _, _, source in program],
+                                   metadata=notebook.metadata)
     before = os.environ.get("NBGRADER_EXECUTION")
-    os.environ["NBGRADER_EXECUTION"] = "validate"  # as nbgrader sets it: the kernel inherits it, and slow demos skip
+    os.environ["NBGRADER_EXECUTION"] = "autograde"  # as nbgrader sets it: the kernel inherits it, and slow demos skip
     start = time.monotonic()
     try:
-        NotebookClient(executed, timeout=cell_s, allow_errors=True, kernel_name="python3",
+        NotebookClient(run, timeout=cell_s, allow_errors=True, kernel_name="python3",
                        resources={"metadata": {"path": str(path.parent)}}).execute()
     except CellTimeoutError:
-        found.append(f"a cell ran longer than the grader's limit of {cell_s:g} s per cell")
+        problems.append(f"a cell ran longer than the grader's limit of {cell_s:g} s per cell")
     except DeadKernelError:
-        found.append("the kernel died (out of memory, or os._exit()): the grader would stop there too")
+        problems.append("the kernel died (out of memory, or os._exit()): the grader would stop there too")
     finally:
         if before is None:
             os.environ.pop("NBGRADER_EXECUTION", None)
         else:
             os.environ["NBGRADER_EXECUTION"] = before
     seconds = time.monotonic() - start
-    found += problems(executed)
     if seconds > notebook_s:
-        found.append(f"the notebook ran {seconds:.0f} s, longer than the grader's limit of {notebook_s:g} s")
-    return found, seconds
+        problems.append(f"the notebook ran {seconds:.0f} s, longer than the grader's limit of {notebook_s:g} s")
+    answers = {s.name for c in release.cells if role(c) == "answer" for s in statements(c.source, (ast.FunctionDef,))}
+    points = {grade_id(c): float(c.metadata["nbgrader"].get("points", 0)) for c in release.cells
+              if c.metadata.get("nbgrader", {}).get("grade")}
+    findings = []
+    for (kind, label, _), cell in zip(program, run.cells):
+        error = _error(cell)
+        if error and kind == "setup":
+            problems.append(f"the read-only cell {label} raised {error[0]}: {error[1]}: ask your instructor")
+        elif error and kind == "answer":
+            repairs.append(f"loading the answer cell {label} raised {error[0]}: {error[1]}".splitlines()[0])
+        elif error and kind == "test":
+            findings.append(Finding(label, points[label], _problem(*error, answers)))
+    return Check(findings + _unwritten(notebook, release), repairs, problems, seconds, sum(points.values()), released)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -106,16 +182,21 @@ def main(argv: list[str] | None = None) -> int:
     if not args.notebook.is_file():
         print(f"error: no notebook {args.notebook}", file=sys.stderr)
         return 2
-    print(f"Running {args.notebook} from top to bottom in a fresh kernel, as the grader does...")
-    found, seconds = run(args.notebook, args.time_limit, args.cell_time_limit)
-    if not found:
-        print(f"OK: it ran top to bottom in {seconds:.0f} s and every visible test passes "
-              "(hidden tests run when it is graded).")
-        return 0
-    print(f"{len(found)} thing(s) would break at grading:")
-    for line in found:
-        print(f"  - {line}")
-    return 1
+    print(f"Checking {args.notebook} as the grader will: answers loaded first, then each test cell as released...")
+    result = check(args.notebook, args.time_limit, args.cell_time_limit)
+    if not result.released:
+        print(f"note: no release of {args.notebook.stem} was found here: checked against the notebook itself")
+    lost = sum(f.points for f in result.findings)
+    for title, lines in (("Stops the run", result.problems), ("Repaired or flagged by the grader, at no cost in "
+                                                             "points (your instructor sees it)", result.repairs),
+                         (f"Costs {lost:g} of {result.points:g} points", result.findings)):
+        if lines:
+            print(f"{title}:\n" + "\n".join(f"  - {line}" for line in lines))
+    if result.findings or result.repairs or result.problems:
+        return 1
+    print(f"OK: checked in {result.seconds:.0f} s; every visible test passes and every written answer is written "
+          "(hidden tests run when it is graded).")
+    return 0
 
 
 if __name__ == "__main__":

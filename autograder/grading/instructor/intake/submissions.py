@@ -6,19 +6,15 @@ of every repair, or the reason it cannot be graded (it scores 0, and the student
 page says why). Nothing raises, and nothing in the input is written.
 
 Repaired, then graded on their merits: a notebook saved as UTF-16 or UTF-32, with a
-byte-order mark or in Windows-1252; a notebook whose metadata, or whose cells' nbgrader
-metadata, an editor removed (cells are matched to the release: read-only and test cells by
-their text, answer cells by the functions they define, written answers by their place); a
-notebook under another name or extension, in another folder or in a zip file; deleted,
-reordered or edited test and read-only cells. Several notebooks of the chapter from one
+byte-order mark or in Windows-1252; a notebook whose metadata an editor removed; cells whose
+nbgrader metadata was removed, damaged or given another grade id, and deleted, reordered or
+edited test and read-only cells (grading.student.repair, which the self-check runs too); a
+notebook under another name or extension, in another folder or in a zip file. Several notebooks of the chapter from one
 student: the newest is graded, and the others are named in the notes.
 """
-import ast
 import codecs
-import copy
 import functools
 import json
-import re
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -28,8 +24,9 @@ import nbformat
 from grading.instructor.intake import lms
 from grading.instructor.course import NOTEBOOKS, chapters, intake_directory
 from grading.instructor.intake.lms import HandIn
-from grading.instructor.intake.screen import screen
 from grading.instructor.intake.similarity import near_copies
+from grading.student.repair import grade_ids, match_to_release, restore_locked_cells
+from grading.student.screen import keep_from_running, screened_cells
 
 _BYTE_ORDER_MARKS = ((codecs.BOM_UTF32_LE, "UTF-32"), (codecs.BOM_UTF32_BE, "UTF-32"), (codecs.BOM_UTF8, "UTF-8-sig"),
                      (codecs.BOM_UTF16_LE, "UTF-16"), (codecs.BOM_UTF16_BE, "UTF-16"))
@@ -63,10 +60,6 @@ class _Reading:
     notebook: nbformat.NotebookNode | None
     problem: str | None = None  # why it is not a notebook of the chapter
     notes: list[str] = field(default_factory=list)
-
-
-def _grade_ids(notebook: nbformat.NotebookNode) -> list[str]:
-    return [c.metadata["nbgrader"]["grade_id"] for c in notebook.cells if "grade_id" in c.metadata.get("nbgrader", {})]
 
 
 def released_notebook(chapter: str) -> Path:
@@ -120,7 +113,7 @@ def prepare(submission: Submission, chapter: str) -> nbformat.NotebookNode | Non
     notebook = _choose(submission, chapter, release)
     if notebook is None:
         return None
-    notebook = _restore_locked_cells(notebook, release, submission)
+    notebook = restore_locked_cells(notebook, release, submission.notes)
     _screen_answers(notebook, release, submission)
     return notebook
 
@@ -202,16 +195,12 @@ def _read(hand_in: HandIn, release, chapter: str) -> _Reading:
     except Exception as error:  # noqa: BLE001 - json, nbformat's validation and conversion raise many kinds
         return _Reading(None, f"{name} is not a valid notebook ({(str(error).splitlines() or [''])[0][:120]})")
     own = _own_ids(chapter)
-    matched = _match_cleared_cells(notebook, release, own)
-    if matched:
-        shown = ", ".join(matched[:6]) + (" ..." if len(matched) > 6 else "")
-        notes.append(f"nbgrader's metadata was missing from {len(matched)} cells (removed by an editor?); "
-                     f"matched them to the release by their content: {shown}")
-    ids = set(_grade_ids(notebook))
-    if not ids & own:
-        other = _chapter_of(ids)
-        return _Reading(None, f"{name} is the notebook of chapter {other}, not {chapter}" if other
-                        else f"{name} is not a {chapter} notebook (none of its graded cells are there)")
+    ids = set(grade_ids(notebook))
+    if not ids & own and (other := _chapter_of(ids)):  # before the repair drops the ids this release does not have
+        return _Reading(None, f"{name} is the notebook of chapter {other}, not {chapter}")
+    notes += match_to_release(notebook, release, own)
+    if not set(grade_ids(notebook)) & own:
+        return _Reading(None, f"{name} is not a {chapter} notebook (none of its graded cells are there)")
     return _Reading(notebook, None, notes)
 
 
@@ -262,75 +251,11 @@ def _completed(data: dict, notes: list[str]) -> dict:
     return data
 
 
-@functools.lru_cache(maxsize=4096)  # matching compares every free cell with every missing answer
-def _functions(source: str) -> frozenset[str]:
-    """Names of the functions a cell defines at its top level."""
-    try:
-        tree = ast.parse(source)
-    except SyntaxError:  # IPython magics, or an unfinished answer
-        return frozenset(re.findall(r"^def\s+(\w+)", source, re.MULTILINE))
-    return frozenset(s.name for s in tree.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)))
-
-
-def _matched_by_content(released) -> bool:
-    """Whether a released graded cell is recognised by content: read-only and test cells, answers defining functions."""
-    meta = released.metadata["nbgrader"]
-    return not meta.get("solution") or bool(released.cell_type == "code" and _functions(released.source))
-
-
-def _same_content(released, cell) -> bool:
-    """A read-only or test cell with the release's text, or a code cell defining the released answer's functions."""
-    if cell.cell_type != released.cell_type or not _matched_by_content(released):
-        return False
-    if not released.metadata["nbgrader"].get("solution"):
-        return cell.source.strip() == released.source.strip()
-    return _functions(released.source) <= _functions(cell.source)
-
-
-def _match_cleared_cells(notebook, release, own: set[str]) -> list[str]:
-    """Give cells whose nbgrader metadata was removed the release's; the grade ids matched, in released order.
-
-    Only graded cells missing from the notebook are matched, and only with cells that have no
-    grade id and are not the release's own text. Read-only, test and answer cells match by
-    content (_same_content). Once a cell of the chapter's ``own`` ids is there or matched, each
-    remaining answer that defines no function (a written answer) takes the first free cell of
-    its kind after the graded cell before it: a notebook with no content of the chapter is left alone.
-    """
-    present = {gid: i for i, c in enumerate(notebook.cells) if (gid := c.metadata.get("nbgrader", {}).get("grade_id"))}
-    graded = [c for c in release.cells if "grade_id" in c.metadata.get("nbgrader", {})]
-    narrative = {c.source.strip() for c in release.cells if "grade_id" not in c.metadata.get("nbgrader", {})}
-    free = [i for i, c in enumerate(notebook.cells)
-            if "grade_id" not in c.metadata.get("nbgrader", {}) and c.source.strip() not in narrative]
-    place: dict[str, int] = {}
-    for released in graded:
-        gid = released.metadata["nbgrader"]["grade_id"]
-        if gid not in present:
-            index = next((i for i in free if i not in place.values()
-                          and _same_content(released, notebook.cells[i])), None)
-            if index is not None:
-                place[gid] = index
-    if (set(place) | set(present)) & own:
-        previous = -1
-        for released in graded:
-            gid = released.metadata["nbgrader"]["grade_id"]
-            if gid not in present and gid not in place and not _matched_by_content(released):
-                index = next((i for i in free if i > previous and i not in place.values()
-                              and notebook.cells[i].cell_type == released.cell_type), None)
-                if index is not None:
-                    place[gid] = index
-            previous = present.get(gid, place.get(gid, previous))
-    for released in graded:
-        gid = released.metadata["nbgrader"]["grade_id"]
-        if gid in place:
-            notebook.cells[place[gid]].metadata["nbgrader"] = copy.deepcopy(released.metadata["nbgrader"])
-    return [c.metadata["nbgrader"]["grade_id"] for c in graded if c.metadata["nbgrader"]["grade_id"] in place]
-
-
 @functools.cache
 def _released_ids(chapter: str) -> frozenset[str]:
     """The grade ids of a chapter's release (read once per process)."""
     release = released_notebook(chapter)
-    return frozenset(_grade_ids(nbformat.read(release, as_version=4))) if release.is_file() else frozenset()
+    return frozenset(grade_ids(nbformat.read(release, as_version=4))) if release.is_file() else frozenset()
 
 
 def _own_ids(chapter: str) -> frozenset[str]:
@@ -343,65 +268,9 @@ def _chapter_of(ids: set[str]) -> str | None:
 
 
 def _screen_answers(notebook, release, submission: Submission) -> None:
-    """Keep answer cells that could tamper with grading from running (grading.instructor.intake.screen); note near-copies."""
-    locked = {gid for gid in _grade_ids(release) if _is_locked(release, gid)}
-    released_code = {c.source for c in release.cells if c.cell_type == "code"}  # demos may use the reference
-    for cell in notebook.cells:
-        gid = cell.metadata.get("nbgrader", {}).get("grade_id")
-        if cell.cell_type != "code" or gid in locked or (cell.source in released_code and not gid):
-            continue
-        where = f"cell {gid}" if gid else "a cell added to the notebook"
-        findings = screen(cell.source)
-        if findings:
-            reason = (f"The grader did not run this cell: {findings[0]} of your answer. This exercise scores 0; "
-                      "remove that and hand in again, or ask your instructor.")
-            cell.source = f"raise RuntimeError({reason!r})\n" + cell.source
-            submission.notes.append(f"tampering suspected in {where}, not run: " + "; ".join(map(str, findings[:3])))
+    """Keep answer cells that could tamper with grading from running (grading.student.screen); note near-copies."""
+    submission.notes += keep_from_running(notebook, release)
+    for cell, where in screened_cells(notebook, release):
         for name, score in near_copies(cell.source):
             submission.notes.append(f"{name} in {where} is a near-copy of the reference implementation "
                                     f"(similarity {score:.2f})")
-
-
-def _restore_locked_cells(notebook, release, submission: Submission) -> nbformat.NotebookNode:
-    """Put back deleted tests and read-only cells, and put graded cells back in the released order.
-
-    nbgrader restores the text of edited test cells but scores a deleted one 0 and runs cells
-    in the order it finds them; a student should lose points for wrong answers only.
-    """
-    own = {c.metadata["nbgrader"]["grade_id"]: c for c in notebook.cells if "grade_id" in c.metadata.get("nbgrader", {})}
-    released = {c.metadata["nbgrader"]["grade_id"]: c for c in release.cells if "grade_id" in c.metadata.get("nbgrader", {})}
-    changed = [gid for gid in own if gid in released and _is_locked(release, gid) and own[gid].source != released[gid].source]
-    if changed:
-        submission.notes.append(f"read-only or test cells differ from the current release (edited, or an older release): "
-                                f"{', '.join(changed)}; the grader runs the current ones")
-    order = _grade_ids(release)
-    restored = [gid for gid in order if gid not in own and _is_locked(release, gid)]
-    if [gid for gid in _grade_ids(notebook) if gid in order] != [gid for gid in order if gid in own]:
-        submission.notes.append("graded cells were out of order; put back in the released order")
-    elif not restored:
-        return notebook
-    if restored:
-        submission.notes.append(f"restored deleted read-only or test cells: {', '.join(restored)}")
-    extra_after: dict[str | None, list] = {}  # the student's own cells stay after the graded cell they followed
-    anchor = None
-    for cell in notebook.cells:
-        gid = cell.metadata.get("nbgrader", {}).get("grade_id")
-        if gid in released:
-            anchor = gid
-        else:
-            extra_after.setdefault(anchor, []).append(cell)
-    cells = list(extra_after.get(None, []))
-    for gid in order:
-        if gid in own:
-            cells.append(own[gid])
-        elif gid in restored:
-            cells.append(copy.deepcopy(released[gid]))
-        cells.extend(extra_after.get(gid, []))
-    notebook.cells = cells
-    return notebook
-
-
-def _is_locked(release, grade_id: str) -> bool:
-    cell = next(c for c in release.cells if c.metadata.get("nbgrader", {}).get("grade_id") == grade_id)
-    meta = cell.metadata["nbgrader"]
-    return bool(meta.get("locked")) and not meta.get("solution")

@@ -8,7 +8,9 @@ sent to this repository, which holds every solution and hidden test. DEST gets
 - ``notebooks/``: the student notebooks of notebooks/ (``make release`` generates them), less any
   that shows solution code of a chapter whose answers are not released (chapter 06 gives chapter
   05's LSTM, chapter 12 chapter 11's attention): held back until those answers are released;
-- ``autograder/``: the package ``grading`` with the test cells' helpers only (``grading/student``);
+- ``autograder/``: the package ``grading`` with the test cells' helpers only (``grading/student``), and a
+  copy of each notebook given out (``grading/student/released/``), which the self-check repairs and
+  checks a student's notebook against as the grading command does;
 - ``reference/``: the student ``seqmodels`` (below), which the demos use, with the data files that
   reference/pyproject.toml ships inside the package (``package-data``: chapter 09's spoken words);
 - ``requirements.txt`` (the course's pins of what students run), ``requirements-data.txt`` (wheels
@@ -468,10 +470,10 @@ notebook as the grader will run it before you hand it in:
 python -m grading.student.selfcheck notebooks/01_tokens/01_tokens.ipynb
 ```
 
-It runs a copy from top to bottom in a fresh kernel with the visible tests (the hidden ones run when
-it is graded) and lists what would break: cells that only work in the order you ran them, answers not
-written yet, names that a deleted cell defined, failing tests, a run over the time limit. The
-website's page *Studying with this course* tells the rest.
+It grades a copy as the grader will, in a fresh kernel with the visible tests (the hidden ones run
+when it is graded): it repairs what the grader repairs, loads every answer first, and lists what each
+finding will cost: failing test cells, answers and written answers not written yet, with their points.
+The website's page *Studying with this course* tells the rest.
 
 ## Your functions in the demos
 
@@ -502,6 +504,10 @@ def build(dest: Path, answers: dict[str, str]) -> dict[str, list[str]]:
             shutil.copytree(NOTEBOOKS / chapter, dest / "notebooks" / chapter)
     ignore = shutil.ignore_patterns("__pycache__")
     shutil.copytree(AUTOGRADER / "grading" / "student", dest / "autograder" / "grading" / "student", ignore=ignore)
+    for chapter in sorted(set(chapters()) - set(held)):  # the self-check's copy of each release, which students keep
+        released = dest / "autograder" / "grading" / "student" / "released" / f"{chapter}.ipynb"
+        released.parent.mkdir(exist_ok=True)
+        shutil.copy(NOTEBOOKS / chapter / f"{chapter}.ipynb", released)
     shutil.copy(AUTOGRADER / "grading" / "__init__.py", dest / "autograder" / "grading" / "__init__.py")
     (dest / "autograder" / "pyproject.toml").write_text(_grading_pyproject())
     (dest / "reference").mkdir()

@@ -30,17 +30,15 @@ from pathlib import Path
 import nbformat
 
 from grading.instructor.verdicts import dependencies
+from grading.student.program import (GIVEN_STATEMENTS, PRIVATE_PACKAGES, SEEDING, answer_program, grade_id, role,
+                                     statements)
 
 BEGIN_HIDDEN, END_HIDDEN = "### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS"
 LOAD_TIME_LIMIT = 60  # seconds at least for the worker to start and load the answer cells
 SETUP_FAILED = 3  # the exit status when the instructor's setup failed: no verdicts, and nobody's fault
-PRIVATE_PACKAGES = ["grading", "seqmodels"]  # never importable by answers (the sandbox does not show them)
-_SEEDING = ("manual_seed", "seed")  # calls whose seed a hidden test's inputs come from
 _SEEDED = ("Random", "RandomState", "default_rng")  # constructors taking a seed: random's, NumPy's
 WALL_FACTOR, WALL_EXTRA_S = 4, 30  # the wall-clock backstop of a cell: 4 times its CPU time, plus 30 s
 RERUN_LOCK = "grading-rerun.lock"  # in the temporary folder: the re-runs of timed-out cells take turns
-_DEFINITIONS = (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
-_GIVEN_STATEMENTS = (*_DEFINITIONS, ast.Assign, ast.AnnAssign, ast.AugAssign)
 _NO_GRADIENT = "does not require grad and does not have a grad_fn"  # backward() on a tensor outside autograd
 
 
@@ -52,81 +50,11 @@ class Verdict:
     evalue: str = ""
 
 
-def role(cell) -> str:
-    """'answer', 'test', 'locked' (given code the student cannot change), 'given' or 'markdown'."""
-    if cell.cell_type != "code":
-        return "markdown"
-    meta = cell.metadata.get("nbgrader", {})
-    if meta.get("solution"):
-        return "answer"
-    if meta.get("grade"):
-        return "test"
-    return "locked" if meta.get("locked") else "given"
-
-
-def _grade_id(cell) -> str | None:
-    return cell.metadata.get("nbgrader", {}).get("grade_id")
-
-
-def _without_magics(source: str) -> str:
-    """IPython's ``%`` and ``!`` lines removed (they mean nothing outside a kernel)."""
-    return "".join(line for line in source.splitlines(keepends=True) if not line.lstrip().startswith(("%", "!")))
-
-
-def _statements(source: str, kinds: tuple) -> list[ast.stmt]:
-    try:
-        tree = ast.parse(_without_magics(source))
-    except SyntaxError:
-        return []
-    return [s for s in tree.body if isinstance(s, kinds) or _is_seeding(s)]
-
-
-def _is_seeding(statement: ast.stmt) -> bool:
-    return (isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call)
-            and isinstance(statement.value.func, ast.Attribute) and statement.value.func.attr in _SEEDING)
-
-
 def graded_functions(solution: nbformat.NotebookNode) -> list[ast.FunctionDef]:
     """The chapter's graded functions, as the answer cells of its solution notebook define them (the
     syllabus's names and signatures): the functions the checker stands in for with the student's."""
     return [statement for cell in solution.cells if role(cell) == "answer"
-            for statement in _statements(cell.source, (ast.FunctionDef,))]
-
-
-def _private_import(statement: ast.stmt) -> bool:
-    if isinstance(statement, ast.Import):
-        return any(a.name.split(".")[0] in PRIVATE_PACKAGES for a in statement.names)
-    return isinstance(statement, ast.ImportFrom) and (statement.module or "").split(".")[0] in PRIVATE_PACKAGES
-
-
-def answer_program(student: nbformat.NotebookNode, solution: nbformat.NotebookNode) -> list[tuple[str, str, str]]:
-    """The code the worker loads: (label, source, role) chunks, the instructor's read-only cells first.
-
-    The instructor's setup and read-only cells (without their imports of the course's
-    packages, role ``locked``), then in the notebook's order each answer cell whole
-    (``answer``) and only the definitions (imports, functions, classes) of every other code
-    cell (``given``) - demos and examples do not run. The read-only cells load before any
-    code of the student's, so that their failing is the grading environment's
-    (:class:`~grading.instructor.verdicts.answers.SetupFailed`), never a student's doing.
-    """
-    given = {_grade_id(c): c.source for c in solution.cells if role(c) == "locked" and _grade_id(c)}
-    answers = {_grade_id(c) for c in solution.cells if role(c) == "answer"}
-    chunks = []
-    for index, cell in enumerate(student.cells):
-        kind, grade_id = role(cell), _grade_id(cell)
-        if kind in ("markdown", "test"):
-            continue
-        if kind == "answer" and grade_id in answers:
-            chunks.append((grade_id, _without_magics(cell.source), "answer"))
-            continue
-        locked = kind == "locked" and grade_id in given
-        source, kinds = (given[grade_id], None) if locked else (cell.source, _DEFINITIONS)
-        statements = _statements(source, kinds or (ast.stmt,))
-        kept = [s for s in statements if not _private_import(s) and (kinds is None or isinstance(s, kinds))]
-        if kept:
-            chunks.append((grade_id or f"cell {index + 1}", ast.unparse(ast.Module(kept, type_ignores=[])),
-                           "locked" if locked else "given"))
-    return sorted(chunks, key=lambda chunk: chunk[2] != "locked")  # stable: the notebook's order otherwise
+            for statement in statements(cell.source, (ast.FunctionDef,))]
 
 
 def _segments(source: str) -> list[tuple[bool, str]]:
@@ -149,7 +77,7 @@ class _Salted(ast.NodeTransformer):
     def visit_Call(self, node: ast.Call) -> ast.Call:
         self.generic_visit(node)
         name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", None)
-        if (name in _SEEDING and isinstance(node.func, ast.Attribute) or name in _SEEDED) and node.args:
+        if (name in SEEDING and isinstance(node.func, ast.Attribute) or name in _SEEDED) and node.args:
             bits = [ast.Constant(32)] if name == "RandomState" else []  # NumPy's legacy seeds have 32 bits
             node.args[0] = ast.Call(ast.Name("__salted__", ast.Load()), [node.args[0], *bits], [])
         return node
@@ -210,18 +138,18 @@ class Checker:
         for cell in self.solution.cells:
             kind = role(cell)
             if kind == "answer":
-                for statement in _statements(cell.source, (ast.FunctionDef,)):
+                for statement in statements(cell.source, (ast.FunctionDef,)):
                     self.namespace[statement.name] = RemoteFunction(self.answers, statement.name,
                                                                     [a.arg for a in statement.args.args])
             elif kind in ("locked", "given"):
-                for statement in _statements(cell.source, (ast.stmt,) if kind == "locked" else _GIVEN_STATEMENTS):
+                for statement in statements(cell.source, (ast.stmt,) if kind == "locked" else GIVEN_STATEMENTS):
                     try:
                         self._run(compile(ast.Module([statement], type_ignores=[]), "<given>", "exec"), self.cell_s)
                     except AnswerError:  # an example that calls an answer
                         pass
                     except Exception as error:  # noqa: BLE001 - the instructor's code failed: say which and why
                         if kind == "locked":
-                            raise SetupFailed(f"the {_grade_id(cell)} cell of the instructor's notebook raised "
+                            raise SetupFailed(f"the {grade_id(cell)} cell of the instructor's notebook raised "
                                               f"{type(error).__name__}: {_text(error)}") from error
         self.answers.callable = True
         self.output.take()
@@ -311,7 +239,7 @@ class Checker:
         self.prepare()
         verdicts, failing = {}, set()
         for cell in (c for c in self.solution.cells if role(c) == "test"):
-            label = _grade_id(cell)
+            label = grade_id(cell)
             if self.out_of_time():
                 verdicts[label] = self._out_of_time(label, started=False)
                 continue

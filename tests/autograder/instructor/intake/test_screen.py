@@ -4,7 +4,7 @@ import json
 import pytest
 
 from grading.instructor.course import SOLUTIONS, chapters
-from grading.instructor.intake.screen import screen
+from grading.student.screen import screen
 
 
 def answer_cells():

@@ -51,6 +51,20 @@ def without_nbgrader_metadata(data: dict) -> None:
         cell["metadata"].pop("nbgrader", None)
 
 
+def damaged(kind: str, value):
+    """Set the nbgrader metadata of the first cell of ``kind`` ("answer", "test") to ``value``, or call ``value``
+    with that metadata."""
+    def change(data: dict) -> None:
+        meta = next(c["metadata"]["nbgrader"] for c in data["cells"]
+                    if c["metadata"].get("nbgrader", {}).get("solution" if kind == "answer" else "grade"))
+        cell = next(c for c in data["cells"] if c["metadata"].get("nbgrader") is meta)
+        if callable(value):
+            value(meta)
+        else:
+            cell["metadata"]["nbgrader"] = value
+    return change
+
+
 def with_accents(data: dict) -> None:
     data["cells"][0]["source"] = "# Pooling — café"
 
@@ -61,6 +75,12 @@ REPAIRABLE = {  # file name in a flat folder: (its content from the clean text, 
     "utf32_02.ipynb": (lambda t: t.encode("utf-32"), "UTF-32"),
     "bom_02.ipynb": (lambda t: b"\xef\xbb\xbf" + t.encode(), "byte-order mark"),
     "cleared_02.ipynb": (lambda t: edited(t, without_nbgrader_metadata).encode(), "nbgrader's metadata was missing"),
+    "string_02.ipynb": (lambda t: edited(t, damaged("answer", "solution")).encode(), '"solution" instead of a dict'),
+    "null_02.ipynb": (lambda t: edited(t, damaged("test", None)).encode(), "null instead of a dictionary"),
+    "renamed_02.ipynb": (lambda t: edited(t, damaged("test", lambda m: m.update(grade_id="test_mine"))).encode(),
+                         "grade id 'test_mine', which the release does not have"),
+    "renamedanswer_02.ipynb": (lambda t: edited(t, damaged("answer", lambda m: m.update(grade_id=["x"]))).encode(),
+                               "grade id \"['x']\""),
     "nometa_02.ipynb": (lambda t: edited(t, lambda d: d.pop("metadata")).encode(), "the notebook's metadata"),
     "bare_02.ipynb": (lambda t: edited(t, lambda d: [c.pop("metadata") for c in d["cells"]]).encode(),
                       "put back what was missing: the metadata of"),

