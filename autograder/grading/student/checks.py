@@ -1,7 +1,7 @@
 """Helpers for the notebooks' test cells.
 
 Tests call a student's function through :func:`call`, which enforces the
-syllabus's rules, and compare results with :func:`expect_equal` or
+syllabus's rules, and compare results with :func:`expect_equal`, :func:`expect_close` (a float) or
 :func:`expect_tensor`, whose failure messages name the call that failed, what was
 expected and what came back. A hint belongs to the property that failed: a test's ``hint``
 is the cause of wrong values, and a wrong type, shape, dtype or device gets its own hint
@@ -167,6 +167,16 @@ def expect_equal(got: Any, expected: Any, call: str, hint: str = "", type_hint: 
         else:
             problem = "returned the wrong result."
         _fail(call, problem, expected, got, hint)
+
+
+def expect_close(got: Any, expected: float, call: str, *, atol: float, rtol: float, hint: str = "",
+                 type_hint: str = "") -> None:
+    """A Python float within ``atol + rtol * |expected|`` of ``expected``; ``hint`` for a wrong value only."""
+    __tracebackhide__ = True  # IPython and pytest show the student's frames, not ours
+    if type(got) is not float:
+        _fail(call, f"returned a {type(got).__name__}; expected a float.", expected, got, type_hint)
+    if not abs(got - expected) <= atol + rtol * abs(expected):  # a nan is never close
+        _fail(call, f"returned the wrong value (off by {got - expected:.3g}).", expected, got, hint)
 
 
 def expect_tensor(
