@@ -6,6 +6,7 @@ hint: do not round or threshold it
 hint: PyTorch resets after the recurrent product
 hint: padding positions output 0
 hint: padding must not let gradient through
+hidden: padding must not let gradient through
 """
 # %% gate_update
 def gate_update(s, x, g):

@@ -7,7 +7,8 @@ lose (``loses: ...``) and, in one ``hint: ...`` line each, a piece of every hint
 failure messages must give (``hint: none`` where none applies, as for a forbidden
 shortcut, whose message says what is wrong): its feedback must give these and no hint
 named for another student's bug, so that every hint is tested to point at the mistake
-that caused it. ``# %% <grade_id>`` sections replace that answer cell. The
+that caused it, and so must its notebook's visible tests, but for the hints that only a hidden
+test gives, each also named in a ``hidden: ...`` line. ``# %% <grade_id>`` sections replace that answer cell. The
 submission is the released notebook with those answers filled in, as a student
 would hand it in.
 
@@ -49,6 +50,7 @@ class ExampleStudent:
     answers_from: str
     loses: list[str]  # grade ids of test cells that must score 0, or ["everything"]
     hints: list[str] | None = None  # pieces of the hints its failures must give ([] for "hint: none"); None: not said
+    hidden: list[str] = field(default_factory=list)  # those of them that only hidden tests give (not the notebook)
     cells: dict[str, str] = field(default_factory=dict)
     fields: dict[str, str] = field(default_factory=dict)  # any other "key: value" line of the docstring
 
@@ -66,7 +68,8 @@ def load_students(chapter: str, folder: Path = EXAMPLES) -> list[ExampleStudent]
         hints = re.findall(r"^hint:\s*(.*?)\s*$", doc, re.MULTILINE)
         students.append(ExampleStudent(path.stem, doc.splitlines()[0], fields.get("answers", "solution"),
                                        [] if loses == ["nothing"] else loses,
-                                       [h for h in hints if h != "none"] if hints else None, cells, fields))
+                                       [h for h in hints if h != "none"] if hints else None,
+                                       re.findall(r"^hidden:\s*(.*?)\s*$", doc, re.MULTILINE), cells, fields))
     return students
 
 
@@ -79,11 +82,12 @@ def _without_markers(source: str) -> str:
     return "\n".join(line for line in source.splitlines() if line.strip() not in _SOLUTION_MARKERS)
 
 
-def build_submission(student: ExampleStudent, chapter: str, submitted_dir: Path) -> Path:
-    """Write the student's notebook in nbgrader's layout: <submitted_dir>/<student>/<chapter>/."""
+def build_submission(student: ExampleStudent, chapter: str, submitted_dir: Path, release: Path = NOTEBOOKS) -> Path:
+    """Write the student's notebook, made from the student version in ``release``, in nbgrader's layout:
+    <submitted_dir>/<student>/<chapter>/."""
     destination = submitted_dir / student.student_id / chapter
     destination.mkdir(parents=True, exist_ok=True)
-    for released in sorted((NOTEBOOKS / chapter).glob("*.ipynb")):
+    for released in sorted((release / chapter).glob("*.ipynb")):
         notebook = nbformat.read(released, as_version=4)
         solutions = _answer_cells(nbformat.read(SOLUTIONS / chapter / released.name, as_version=4))
         for grade_id, cell in _answer_cells(notebook).items():

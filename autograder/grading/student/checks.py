@@ -1,7 +1,7 @@
 """Helpers for the notebooks' test cells.
 
 Tests call a student's function through :func:`call`, which enforces the
-syllabus's rules, and compare results with :func:`expect_equal` or
+syllabus's rules, and compare results with :func:`expect_equal`, :func:`expect_close` (a float) or
 :func:`expect_tensor`, whose failure messages name the call that failed, what was
 expected and what came back. A hint belongs to the property that failed: a test's ``hint``
 is the cause of wrong values, and a wrong type, shape, dtype or device gets its own hint
@@ -9,11 +9,16 @@ is the cause of wrong values, and a wrong type, shape, dtype or device gets its 
 that a student is never sent after a bug the values do not show.
 
 In a notebook a failure shows its message only (``ExerciseFailure._render_traceback_``),
-not the frames of this module, and an example cell that runs an answer not written yet says
-which answer to write (:func:`_not_written_yet`, registered with IPython on import).
+not the frames of this module, with "fix X first" for its hint where the function tested builds on
+one whose test failed (grading.student.progress); an error raised in an answer is told as the graded
+feedback tells it, the student's line first (:class:`AnswerError`, grading.student.raised); and an
+example cell that runs an answer not written yet says which answer to write (:func:`_not_written_yet`).
+Both are registered with IPython on import.
 """
 import collections
 import contextlib
+import inspect
+import linecache
 import os
 import sys
 import warnings
@@ -22,6 +27,7 @@ from typing import Any
 
 import torch
 
+from grading.student import progress, raised
 from grading.student.rules import FORBIDDEN, REFERENCE_PACKAGE
 from grading.student.watch import CallWatcher
 
@@ -31,11 +37,8 @@ from grading.student.watch import CallWatcher
 _allclose, _abs, _unravel_index, _stdout = torch.allclose, torch.abs, torch.unravel_index, sys.stdout
 _PLAIN_TYPES = (int, float, str, bool, type(None))
 _DICT_TYPES = (dict, collections.OrderedDict, collections.defaultdict, collections.Counter)  # the stdlib's, safe
-DTYPE_HINT = ("the values may be right, the dtype is not: keep the inputs' dtype (create tensors with "
-              "torch.zeros_like(x), x.new_zeros(...) or dtype=x.dtype; no .float(), .double() or float32 literals "
-              "turned into tensors)")
-DEVICE_HINT = ("create new tensors on the inputs' device (torch.zeros_like(x), x.new_zeros(...) or "
-               "device=x.device), and do not move results with .cpu() or .cuda()")
+DTYPE_HINT = f"the values may be right, the dtype is not: {raised.KEEP_DTYPE}"
+DEVICE_HINT = f"{raised.ON_THE_INPUTS_DEVICE}, and do not move results with .cpu() or .cuda()"
 _RULE = "-" * 75  # IPython's first traceback line, which feedback pages trim
 # (atol, rtol) of a check that states neither, by the expected dtype: some tens of units of its rounding (machine
 # epsilon: float64 2.2e-16, float32 1.2e-7, float16 9.8e-4, bfloat16 7.8e-3), so that a float64 check rejects
@@ -53,7 +56,29 @@ class ExerciseFailure(AssertionError):
 
     def _render_traceback_(self) -> list[str]:
         """What IPython shows for it: the message, which names the call, without this module's frames."""
-        return [_RULE, f"{type(self).__name__}: {self}"]
+        return [_RULE, f"{type(self).__name__}: {progress.blamed(str(self))}"]
+
+
+class AnswerError(ExerciseFailure):
+    """The student's code raised ``kind``; the message says where and in which call (grading.student.raised)."""
+
+    def __init__(self, kind: str, message: str):
+        super().__init__(f"{kind}: {message}", raised.hint_for(message))
+        self.kind = kind
+
+
+def _in_the_notebook(frame, number: int) -> tuple[str, str] | None:
+    """A line of a function defined in the notebook (its cells' code runs as __main__)."""
+    if frame.f_globals.get("__name__") != "__main__" or frame.f_code.co_name == "<module>":
+        return None
+    return "", linecache.getline(frame.f_code.co_filename, number).strip()
+
+
+def _parameters(fn: Callable) -> list[str]:
+    try:
+        return list(inspect.signature(fn).parameters)
+    except (TypeError, ValueError):
+        return []
 
 
 def passed(what: str) -> None:
@@ -88,10 +113,17 @@ def call(fn: Callable, *args: Any, **kwargs: Any) -> Any:
     remote = getattr(type(fn), "__grading_remote__", None)
     try:
         if remote is not None:
-            return remote(fn, args, kwargs)
+            return remote(fn, args, kwargs)  # an error arrives as the worker and the grader tell it (AnswerError)
         with warnings.catch_warnings(record=True), CallWatcher(FORBIDDEN.get(name, ()), REFERENCE_PACKAGE) as watcher:
             warnings.simplefilter("always")  # nbgrader scores any stderr output 0: a warning is no error
-            result = fn(*args, **kwargs)
+            try:
+                result = fn(*args, **kwargs)
+            except (NotImplementedError, ExerciseFailure):
+                raise
+            except Exception as error:  # told as the graded feedback tells it (grading.instructor.verdicts.answers)
+                where = raised.your_line(error.__traceback__, _in_the_notebook)
+                raise AnswerError(type(error).__name__, f"{error}" + (f"\n  {where}" if where else "")
+                                  + f"\n  {raised.the_call(name, _parameters(fn), args, kwargs)}") from None
     except NotImplementedError:
         raise ExerciseFailure(f"{name} is not implemented yet: replace `raise NotImplementedError()` with your "
                               "code.") from None  # the stub's own traceback says nothing more
@@ -140,6 +172,17 @@ def expect_equal(got: Any, expected: Any, call: str, hint: str = "", type_hint: 
         else:
             problem = "returned the wrong result."
         _fail(call, problem, expected, got, hint)
+
+
+def expect_close(got: Any, expected: float, call: str, *, atol: float, rtol: float, hint: str = "",
+                 type_hint: str = "") -> None:
+    """A Python float within ``atol + rtol * |expected|`` of ``expected``; ``hint`` for a wrong value only."""
+    __tracebackhide__ = True  # IPython and pytest show the student's frames, not ours
+    if not isinstance(got, float):  # a float subclass (numpy.float64) is a float, compared by its value
+        _fail(call, f"returned a {type(got).__name__}; expected a float.", expected, got, type_hint)
+    got = float(got)
+    if not abs(got - expected) <= atol + rtol * abs(expected):  # a nan is never close
+        _fail(call, f"returned the wrong value (off by {got - expected:.3g}).", expected, got, hint)
 
 
 def expect_tensor(
@@ -284,6 +327,7 @@ def _install_notebook_messages() -> None:
     shell = get_ipython()
     if shell is not None:
         shell.set_custom_exc((NotImplementedError,), _not_written_yet)
+        progress.install(shell)
 
 
 _install_notebook_messages()

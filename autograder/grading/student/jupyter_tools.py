@@ -5,10 +5,11 @@
 nbgrader installs its instructor's tools with the student's: Formgrader, Create Assignment (which can
 change a locked cell's type), the course list and the assignment list, which without nbgrader's
 exchange only says "Error fetching courses!". This switches them off, in JupyterLab's interface and
-in the server, and keeps Validate. Where a course's JupyterHub configures the exchange, its
-administrator switches the assignment list back on (``jupyter labextension enable
-@jupyter/nbgrader:assignment-list``, and ``nbgrader.server_extensions.assignment_list`` on in
-``jupyter_server_config.d/student-tools.json``).
+in the server, and keeps Validate (a button of the notebook's toolbar). It also switches off nbgrader's
+*Nbgrader* menu, which holds nothing but those tools' commands and stays, empty, without them. Where a
+course's JupyterHub configures the exchange, its administrator switches the assignment list and the menu
+back on (``jupyter labextension enable @jupyter/nbgrader:assignment-list @jupyter/nbgrader:menu``, and
+``nbgrader.server_extensions.assignment_list`` on in ``jupyter_server_config.d/student-tools.json``).
 """
 import argparse
 import json
@@ -18,7 +19,7 @@ import sys
 from pathlib import Path
 
 LAB_PLUGINS = ("@jupyter/nbgrader:formgrader", "@jupyter/nbgrader:create-assignment",
-               "@jupyter/nbgrader:course-list", "@jupyter/nbgrader:assignment-list")
+               "@jupyter/nbgrader:course-list", "@jupyter/nbgrader:assignment-list", "@jupyter/nbgrader:menu")
 SERVER_EXTENSIONS = ("nbgrader.server_extensions.formgrader", "nbgrader.server_extensions.course_list",
                      "nbgrader.server_extensions.assignment_list")
 # nbgrader's extensions are declared by the package as a whole, so `jupyter server extension disable` cannot

@@ -6,7 +6,7 @@ import torch
 import torch.nn.functional as F
 
 import seqmodels
-from grading.student.checks import ExerciseFailure, call, expect_equal, expect_tensor, tolerance
+from grading.student.checks import AnswerError, ExerciseFailure, call, expect_equal, expect_tensor, tolerance
 
 
 def in_notebook(fn):
@@ -119,8 +119,8 @@ def test_a_crash_in_student_code_propagates_and_the_watcher_is_removed():
     def decode(ids, vocab):
         return 1 / 0
 
-    with pytest.raises(ZeroDivisionError):
-        call(decode, [1], {})
+    with pytest.raises(AnswerError, match=r"^ZeroDivisionError: division by zero\n  in the call decode\(ids=\[1\], vocab=\{\}\)$"):
+        call(decode, [1], {})  # told as the feedback tells it (grading.student.raised)
     assert sys.getprofile() is None
 
 

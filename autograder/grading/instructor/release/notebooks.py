@@ -4,7 +4,9 @@ Usage: python -m grading.instructor.release.notebooks [CHAPTER ...] [--force]
 
 Each notebook's install cell (for Colab) is given the student repository that _config.yml names
 (``COURSE_REPOSITORY``; left empty while it names the placeholder, and the cell then says what to
-configure). After the set-up cell, a notebook whose demos use answers of earlier chapters lists them and
+configure). After the set-up cell, a chapter whose graded functions build on each other gets a cell that gives
+the kernel that graph, read from the solution as the grader reads it (``builds_on_cell``), so that a visible test
+says "fix X first" as the feedback does; then a notebook whose demos use answers of earlier chapters lists them and
 calls ``grading.student.earlier_answers.check_earlier_answers``, which says in one message which of them
 the student's notebook and package still lack; the lists are recorded by running the solution notebooks
 (grading.instructor.release.earlier_answers, ``make earlier-answers``), which the release does not do: it
@@ -23,6 +25,8 @@ import nbformat
 from grading.instructor import freshness
 from grading.instructor.course import NOTEBOOKS, REPO, SOLUTIONS, chapters, nbgrader, student_repository
 from grading.instructor.release import earlier_answers
+from grading.instructor.verdicts.checker import graded_functions
+from grading.student import dependencies
 
 _SECRET_REGION = re.compile(r"### BEGIN (SOLUTION|HIDDEN TESTS)\n(.*?)### END \1", re.DOTALL)
 _REPOSITORY_LINE = re.compile(r'^COURSE_REPOSITORY = ".*"$', re.MULTILINE)
@@ -38,11 +42,23 @@ def release(chapter: str, *extra: str, directory: Path = NOTEBOOKS, repository: 
         notebook = nbformat.read(path, as_version=4)
         for cell in notebook.cells:
             cell.source = _REPOSITORY_LINE.sub(f'COURSE_REPOSITORY = "{url}"', cell.source)
-        if used:
-            at = next(i for i, cell in enumerate(notebook.cells)
-                      if cell.metadata.get("nbgrader", {}).get("grade_id") == "setup") + 1
-            notebook.cells[at:at] = earlier_answers_cells(used)
+        at = next(i for i, cell in enumerate(notebook.cells)
+                  if cell.metadata.get("nbgrader", {}).get("grade_id") == "setup") + 1
+        calls = dependencies.graded_calls(graded_functions(nbformat.read(SOLUTIONS / chapter / path.name, as_version=4)))
+        notebook.cells[at:at] = ([builds_on_cell(calls)] if any(calls.values()) else []) + (
+            earlier_answers_cells(used) if used else [])
         nbformat.write(notebook, path)
+
+
+def builds_on_cell(calls: dict[str, set[str]]) -> nbformat.NotebookNode:
+    """The cell that gives the kernel the chapter's graph of graded functions (grading.student.progress); a fixed
+    id, so that a release is the same each time."""
+    entries = "".join(f"        {json.dumps(name)}: {json.dumps(sorted(calls[name]))},\n" for name in sorted(calls))
+    code = ("# Which exercises build on which: a test of one that fails because one it builds on fails its own\n"
+            "# tests says to fix that one first.\n"
+            "from grading.student.progress import builds_on\n\n"
+            f"builds_on(\n    {{\n{entries}    }}\n)")
+    return nbformat.v4.new_code_cell(code, id="builds-on")
 
 
 def earlier_answers_cells(used: dict[str, list[str]]) -> list[nbformat.NotebookNode]:

@@ -33,6 +33,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the sandbox shows this folder: wire and watch only
 import torch  # noqa: E402 - after the path, before any answer runs
 
+from raised import your_line  # noqa: E402
 from watch import CallWatcher  # noqa: E402
 from wire import Peer, PipeClosed  # noqa: E402
 
@@ -306,19 +307,18 @@ class AnswerPeer(Peer):
 def _at_your_line(error: Exception, sources: dict[str, str]) -> Exception:
     """``error`` with the innermost line of the answers that it passed through: the checker gets the class
     name and the message only (grading.instructor.verdicts.wire), so the line travels in the message."""
-    where, frames = None, error.__traceback__
-    while frames is not None:
-        code = frames.tb_frame.f_code
-        if code.co_filename[1:-1] in sources:
-            where = code.co_filename[1:-1], frames.tb_lineno, code.co_name
-        frames = frames.tb_next
-    if where is None:
+    def line_of(frame, number: int) -> tuple[str, str] | None:
+        label = frame.f_code.co_filename[1:-1]
+        if label not in sources:
+            return None
+        lines = sources[label].splitlines()
+        return label, lines[number - 1].strip() if 0 < number <= len(lines) else ""
+
+    where = your_line(error.__traceback__, line_of)
+    if not where:
         return error
-    label, number, function = where
-    lines = sources[label].splitlines()
-    line = lines[number - 1].strip() if 0 < number <= len(lines) else ""
     located = type(type(error).__name__, (Exception,), {})  # named as the error: the checker reads the name
-    return located(f"{_text(error)}\n  at your line, in {function} (cell {label}): {line}")
+    return located(f"{_text(error)}\n  {where}")
 
 
 _WATCHED_LIBRARIES = ("torch", "torch.nn", "torch.nn.functional", "torch.Tensor", "torch.autograd", "math", "builtins")

@@ -1,7 +1,7 @@
 """A student's answers, loaded in a sandboxed worker, as functions the trusted checker can call.
 
 :class:`Answers` starts ``answer_worker.py`` in the sandbox (grading.instructor.verdicts.sandbox) with
-only the three files it needs, loads the answer cells there, and restarts it after a time-out
+only the files it needs, loads the answer cells there, and restarts it after a time-out
 or a crash. :class:`RemoteFunction` stands in the checker's namespace for each graded
 function: calling it sends the arguments as plain data and returns plain data (with
 gradients through it, grading.instructor.verdicts.wire).
@@ -17,7 +17,9 @@ from typing import Any
 
 import torch
 
-from grading.student.checks import ExerciseFailure, forbidden_failure
+from grading.student import raised
+from grading.student.checks import AnswerError, ExerciseFailure, forbidden_failure  # noqa: F401 - AnswerError: the
+# checker's name for an error the student's code raised (the worker reports its class name and message only)
 from grading.instructor.verdicts.sandbox import FILE_BYTES, TMP_BYTES, bubblewrap, sandboxed
 from grading.instructor.verdicts.wire import ChangedInPlace, Peer, PipeClosed, RemoteError
 from grading.instructor.processes import kill_group
@@ -34,14 +36,6 @@ class AnswerTimeout(TimeoutError):
     def __init__(self, message: str, cpu: bool = False):
         super().__init__(message)
         self.cpu = cpu
-
-
-class AnswerError(Exception):
-    """The student's code raised ``kind`` (the worker reports its class name and message only)."""
-
-    def __init__(self, kind: str, message: str):
-        super().__init__(f"{kind}: {message}")
-        self.kind = kind
 
 
 class AnswerCrashed(RuntimeError):
@@ -258,17 +252,6 @@ def _why_stopped(error: BaseException, timeout: float) -> str:
     return "the cell stopped Python (a crash, os._exit() or exhausted memory)"
 
 
-def _shown(value: Any) -> str:
-    if isinstance(value, torch.Tensor):
-        return f"<{str(value.dtype).removeprefix('torch.')} {list(value.shape)}" + (
-            f" on {value.device}>" if value.device.type != "cpu" else ">")
-    if isinstance(value, (list, tuple)) and any(isinstance(v, torch.Tensor) for v in value):
-        inner = ", ".join(_shown(v) for v in value[:6]) + (", ..." if len(value) > 6 else "")
-        return f"[{inner}]" if isinstance(value, list) else f"({inner})"
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
 def _cap_note(message: str) -> str:
     """What the sandbox's caps on files say when an answer ran into them (errno 27 EFBIG, 28 ENOSPC)."""
     if "[Errno 27]" in message or "[Errno 28]" in message:
@@ -298,19 +281,14 @@ class RemoteFunction:
                 raise NotImplementedError(str(error)) from None
             if error.kind == "Forbidden":
                 raise forbidden_failure(self.__name__, str(error)) from None
-            raise AnswerError(error.kind, f"{error}{_cap_note(str(error))}\n  in the call "
-                                          f"{self.__name__}({self._described(args, kwargs)})") from None
+            raise AnswerError(error.kind, f"{error}{_cap_note(str(error))}\n  "
+                                          f"{raised.the_call(self.__name__, self.parameters, args, kwargs)}") from None
         except ChangedInPlace as error:
             raise ExerciseFailure(f"{self.__name__} {error}: a graded function must leave the tensors and lists it "
                                   "is given as they were (the tests compute what they expect from them).",
                                   "do not change what it is given in place (x += ..., x[i] = ..., .mul_(), "
                                   ".append(), .sort()): compute new ones (x = x + ..., torch.where, .clone(), "
                                   "[*ids, eos], sorted())") from None
-
-    def _described(self, args: tuple, kwargs: dict) -> str:
-        """The call's arguments as a student can check them: a tensor's dtype and shape, a short value otherwise."""
-        named = [*zip(self.parameters, args), *((None, a) for a in args[len(self.parameters):]), *kwargs.items()]
-        return ", ".join(f"{name}={_shown(value)}" if name else _shown(value) for name, value in named)
 
     def __repr__(self) -> str:
         return f"<function {self.__name__}>"

@@ -14,7 +14,7 @@ drawn from seeds mixed with a secret (``--salt``) that the worker never sees.
 A verdict says whether the cell passed and what the student may read: the message of a
 visible check that failed, or, for a hidden one, only that it failed and its hint, never its
 inputs or expected values. Where the cell's function builds on another graded function whose
-own tests failed (grading.instructor.verdicts.dependencies), the hint says to fix that one first.
+own tests failed (grading.student.dependencies), the hint says to fix that one first.
 """
 import argparse
 import ast
@@ -29,7 +29,7 @@ from pathlib import Path
 
 import nbformat
 
-from grading.instructor.verdicts import dependencies
+from grading.student import dependencies
 from grading.student.program import (GIVEN_STATEMENTS, PRIVATE_PACKAGES, SEEDING, answer_program, grade_id, role,
                                      statements)
 
@@ -246,22 +246,10 @@ class Checker:
             verdict = self.verdict(cell.source, label)
             if not verdict.passed and label not in self.not_checked:
                 tested = dependencies.subjects(cell.source, self.calls)
-                verdict = self._blamed_on_what_it_builds_on(verdict, tested, failing)
+                verdict.evalue = dependencies.blamed(verdict.evalue, tested, self.calls, failing)  # "fix X first"
                 failing |= tested
             verdicts[label] = verdict
         return verdicts
-
-    def _blamed_on_what_it_builds_on(self, verdict: Verdict, tested: set[str], failing: set[str]) -> Verdict:
-        """The verdict with its hint replaced by "fix X first" where a function it builds on failed its own tests."""
-        if "is not implemented yet" in verdict.evalue:  # its own stub: nothing else to blame
-            return verdict
-        for function in sorted(tested):
-            roots = dependencies.blockers(function, self.calls, failing)
-            if roots:
-                message = verdict.evalue.split("\nHint: ")[0]
-                hint = dependencies.fix_first(function, roots, self.calls)
-                return Verdict(False, verdict.stdout, verdict.ename, f"{message}\nHint: {hint}")
-        return verdict
 
 
 def _text(error: BaseException) -> str:

@@ -36,7 +36,8 @@ from grading.instructor.verdicts.sandbox import bubblewrap, sandboxed
 from grading.student.rules import FORBIDDEN
 
 _HERE = Path(__file__).resolve().parent
-WORKER_FILES = (_HERE / "answer_worker.py", _HERE / "wire.py", _HERE.parents[1] / "student" / "watch.py")
+WORKER_FILES = (_HERE / "answer_worker.py", _HERE / "wire.py", _HERE.parents[1] / "student" / "watch.py",
+                _HERE.parents[1] / "student" / "raised.py")
 WORKER_ENV = {"OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
 # bwrap's own environment, which the sandbox shows as /proc/1/environ: nothing of the host's (not its PATH)
 SANDBOX_ENV = {"PATH": "/usr/bin:/bin"}

@@ -120,7 +120,7 @@ def test_the_students_jupyter_shows_validate_but_not_the_instructors_tools(tmp_p
     jupyter = Path(sys.executable).parent / "jupyter"
     lab = subprocess.run([str(jupyter), "labextension", "list"], env=env, capture_output=True, text=True).stderr
     disabled = lab.split("Disabled extensions:")[1]
-    for name in ("formgrader", "create-assignment", "course-list", "assignment-list"):
+    for name in ("formgrader", "create-assignment", "course-list", "assignment-list", "menu"):  # menu: else empty
         assert f"@jupyter/nbgrader:{name}" in disabled, lab
     assert "validate-assignment" not in disabled
     code = ("from jupyter_server.extension.config import ExtensionConfigManager as M; import sys; "
@@ -129,6 +129,12 @@ def test_the_students_jupyter_shows_validate_but_not_the_instructors_tools(tmp_p
     extensions = ast.literal_eval(server.stdout)
     assert {name.rpartition(".")[2] for name, on in extensions.items() if not on} == {
         "formgrader", "course_list", "assignment_list"}
+
+
+def test_the_students_set_up_in_the_docs_switches_the_instructors_tools_off():
+    """The website's students page and the README's student workflow give the release README's command."""
+    for page in ("README.md", "book/students.md"):
+        assert student_release.TOOLS_OFF in (REPO / page).read_text(), f"{page} does not say {student_release.TOOLS_OFF}"
 
 
 def test_the_docs_name_every_chapter_whose_notebook_holds_earlier_answers():

@@ -3,7 +3,7 @@ import nbformat
 
 from grading.instructor.course import SOLUTIONS
 from grading.instructor.verdicts.checker import graded_functions
-from grading.instructor.verdicts.dependencies import blockers, fix_first, graded_calls, subjects
+from grading.student.dependencies import blockers, fix_first, graded_calls, subjects
 
 
 def calls_of(chapter: str) -> dict[str, set[str]]:

@@ -2,13 +2,17 @@
 
 The one place that says it: a function whose answer calls another graded function of its chapter
 depends on it (chapter 12's encoder_block on attention_heads and position_wise_ffn, chapter 05's
-lstm_encode on lstm_step). The checker uses it so that a test that fails because a function it
-builds on fails says to fix that one first, instead of giving hints about a bug that is not there.
+lstm_encode on lstm_step). A test that fails because a function it builds on fails says to fix that one
+first, instead of giving hints about a bug that is not there: in the graded feedback (the checker,
+grading.instructor.verdicts.checker, reads the graph from the solution notebook) and in the notebook
+(grading.student.progress, given the same graph by a cell that the release writes from the solution).
 """
 import ast
 import re
 
 _CALLED = re.compile(r"\bcall\(\s*(\w+)")  # the test cells call students' functions only through checks.call
+_HINT = "\nHint: "  # how grading.student.checks.ExerciseFailure ends its message with a hint
+_NOT_WRITTEN = "is not implemented yet"  # checks.call's words for a stub: its own fault, nothing else to blame
 
 
 def graded_calls(functions: list[ast.FunctionDef]) -> dict[str, set[str]]:
@@ -47,3 +51,15 @@ def fix_first(function: str, roots: list[str], calls: dict[str, set[str]]) -> st
     route = f" (through your {', '.join(through)})" if through else ""
     return (f"{function} builds on your {named}{route}, which fail{'s' if len(roots) == 1 else ''} "
             f"{'its' if len(roots) == 1 else 'their'} own tests above: fix {named} first, then run this test again")
+
+
+def blamed(message: str, tested: set[str], calls: dict[str, set[str]], failing: set[str]) -> str:
+    """A failed test's ``message`` with its hint replaced by "fix X first" where a function it tests builds on
+    ``failing`` ones; unchanged where none does, or where the function tested is not written yet."""
+    if _NOT_WRITTEN in message:
+        return message
+    for function in sorted(tested):
+        roots = blockers(function, calls, failing)
+        if roots:
+            return f"{message.split(_HINT)[0]}{_HINT}{fix_first(function, roots, calls)}"
+    return message
