@@ -19,7 +19,9 @@ from seqmodels.layers.embedding import embed, onehot
 from seqmodels.layers.gated import gate_update, gru_step, lstm_encode, lstm_step
 from seqmodels.layers.gpt import attend_with_cache, gpt_block
 from seqmodels.layers.linear import ffnn, linear
-from seqmodels.layers.normalization import add_and_norm, layer_norm
+from seqmodels.layers.linear_attention import linear_attention
+from seqmodels.layers.long_convolution import causal_conv_fft
+from seqmodels.layers.normalization import add_and_norm, layer_norm, rms_norm
 from seqmodels.layers.parameters import count_parameters
 from seqmodels.layers.pooling import max_pool, mean_pool, sum_pool
 from seqmodels.layers.positional import (add_positions, binary_pe, offset_pe, pe_shift_matrix, relative_distances,
@@ -27,7 +29,10 @@ from seqmodels.layers.positional import (add_positions, binary_pe, offset_pe, pe
 from seqmodels.layers.recurrent import rnn_encode, rnn_step
 from seqmodels.layers.rotary import rope
 from seqmodels.layers.sampling import filter_logits, sample_tokens, temperature_softmax
+from seqmodels.layers.scan import linear_scan
+from seqmodels.layers.selective import selective_scan
 from seqmodels.layers.stacking import stack
+from seqmodels.layers.state_space import discretize, ssm_kernel
 from seqmodels.layers.transformer import decoder_block, encoder_block, position_wise_ffn, transformer_encode
 from seqmodels.metrics.bleu import bleu
 from seqmodels.structured.crf import crf_log_partition, crf_nll, crf_score, crf_viterbi, hmm_viterbi
@@ -71,4 +76,6 @@ __all__ = [
     "transformer_encode", "warmup_rate",
     # 13 Subword tokens and generative Transformer language models
     "attend_with_cache", "bpe_encode", "bpe_train", "filter_logits", "gpt_block", "rope", "sample_tokens",
+    # 14 State-space models: recurrences that train like convolutions
+    "causal_conv_fft", "discretize", "linear_attention", "linear_scan", "rms_norm", "selective_scan", "ssm_kernel",
 ]

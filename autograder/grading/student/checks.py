@@ -29,7 +29,7 @@ import torch
 
 from grading.student import progress, raised
 from grading.student.rules import FORBIDDEN, REFERENCE_PACKAGE
-from grading.student.watch import CallWatcher
+from grading.student.watch import CallWatcher, TorchCallCounter
 
 # Taken when the notebook's setup cell imports this module, before any answer runs: in a student's own
 # runs an answer that replaces these does not change how results are compared (grading does not rely on
@@ -103,6 +103,19 @@ def call(fn: Callable, *args: Any, **kwargs: Any) -> Any:
     in the sandboxed answer worker and watches for forbidden calls there.
     """
     __tracebackhide__ = True  # IPython and pytest show the student's frames, not ours
+    return _call(fn, args, kwargs, count=False)
+
+
+def call_counted(fn: Callable, *args: Any, **kwargs: Any) -> tuple[Any, dict]:
+    """:func:`call`, which also counts the top-level PyTorch calls the answer makes (``grading.student.watch.
+    TorchCallCounter``): ``(result, {"calls": int, "names": [str], "largest": int})``, where ``largest`` is the
+    number of elements of the largest tensor a call returned. When grading, the answer worker counts them."""
+    __tracebackhide__ = True
+    return _call(fn, args, kwargs, count=True)
+
+
+def _call(fn: Callable, args: tuple, kwargs: dict, count: bool) -> Any:
+    __tracebackhide__ = True
     name = getattr(fn, "__name__", repr(fn))
     if not callable(fn):
         raise ExerciseFailure(f"{name} should be a function, but it is a {type(fn).__name__}.")
@@ -111,13 +124,15 @@ def call(fn: Callable, *args: Any, **kwargs: Any) -> Any:
             f"{name} comes from the module {fn.__module__!r}; write it yourself in the notebook's answer cell."
         )
     remote = getattr(type(fn), "__grading_remote__", None)
+    counter = TorchCallCounter()
     try:
         if remote is not None:
-            return remote(fn, args, kwargs)  # an error arrives as the worker and the grader tell it (AnswerError)
+            return remote(fn, args, kwargs, count=True) if count else remote(fn, args, kwargs)
         with warnings.catch_warnings(record=True), CallWatcher(FORBIDDEN.get(name, ()), REFERENCE_PACKAGE) as watcher:
             warnings.simplefilter("always")  # nbgrader scores any stderr output 0: a warning is no error
             try:
-                result = fn(*args, **kwargs)
+                with counter if count else contextlib.nullcontext():
+                    result = fn(*args, **kwargs)
             except (NotImplementedError, ExerciseFailure):
                 raise
             except Exception as error:  # told as the graded feedback tells it (grading.instructor.verdicts.answers)
@@ -129,7 +144,21 @@ def call(fn: Callable, *args: Any, **kwargs: Any) -> Any:
                               "code.") from None  # the stub's own traceback says nothing more
     if watcher.used:
         raise forbidden_failure(name, ", ".join(watcher.used))
-    return result
+    return (result, counter.summary()) if count else result
+
+
+def expect_calls_grow_slowly(counts: dict[int, dict], at_most: float, call: str, hint: str = "") -> None:
+    """The PyTorch calls that :func:`call_counted` counted at a short and a long length (``{L: counts}``, two
+    lengths) grow by at most ``at_most`` times (0: not at all)."""
+    __tracebackhide__ = True
+    (short, few), (long, many) = sorted(counts.items())
+    allowed = few["calls"] * max(at_most, 1)
+    if many["calls"] > allowed:
+        growth = "the same number" if at_most == 0 else f"at most {at_most:g}× as many"
+        raise ExerciseFailure(
+            f"{call} made {few['calls']} PyTorch calls at L = {short} and {many['calls']} at L = {long} "
+            f"({many['calls'] / max(few['calls'], 1):.1f}× as many); expected {growth} at L = {long}. A Python loop "
+            f"over t makes a call or more per step, so its count grows with L: that is what this test rejects.", hint)
 
 
 def _show(value: Any, limit: int = 400) -> str:

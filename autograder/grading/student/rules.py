@@ -35,6 +35,10 @@ _CONVOLUTION = ("torch.nn.functional.conv1d", "torch.nn.functional.conv2d", "tor
 _UNFOLD = ("torch.nn.functional.unfold", "torch.Tensor.unfold", "torch.nn.Unfold")
 _MAX_POOL = ("torch.nn.functional.max_pool1d", "torch.nn.functional.adaptive_max_pool1d", "torch.max_pool1d",
              "torch.adaptive_max_pool1d", "torch.nn.MaxPool1d", "torch.nn.AdaptiveMaxPool1d")
+# NumPy's functions that an answer would compute with outside autograd (the FFT, the convolution, the cumulative
+# ones, the conversion from a tensor)
+_NUMPY = ("numpy.fft.fft", "numpy.fft.rfft", "numpy.fft.irfft", "numpy.fft.ifft", "numpy.convolve", "numpy.cumsum",
+          "numpy.cumprod", "numpy.asarray", "numpy.array", "torch.Tensor.numpy")
 _CTC = ("torch.nn.functional.ctc_loss", "torch.nn.CTCLoss", "torch.ctc_loss", "torch._ctc_loss")
 
 FORBIDDEN: dict[str, tuple[str, ...]] = {
@@ -111,4 +115,11 @@ FORBIDDEN: dict[str, tuple[str, ...]] = {
     "bpe_encode": ("tokenizers.Tokenizer", "tokenizers.models.BPE"),
     "gpt_block": (*_TRANSFORMER, *_ATTENTION, *_LAYER_NORM),
     "attend_with_cache": _ATTENTION,
+    # 14 State-space models (rms_norm's shortcut is PyTorch's RMSNorm; causal_conv_fft must not hand the convolution
+    # to chapter 07's conv1d; NumPy would compute outside autograd's sight; the scans, the discretisation, the kernel
+    # and linear attention have no one-call shortcut in PyTorch)
+    "rms_norm": ("torch.nn.functional.rms_norm", "torch.rms_norm", "torch.nn.RMSNorm"),
+    "causal_conv_fft": (*_CONVOLUTION, *_NUMPY),
+    "linear_scan": _NUMPY,
+    "selective_scan": _NUMPY,
 }

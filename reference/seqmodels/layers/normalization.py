@@ -1,4 +1,5 @@
-"""Layer normalisation and the transformer's residual "add & norm" (course notes §4; Ba et al., 2016)."""
+"""Layer normalisation, the transformer's residual "add & norm" (course notes §4; Ba et al., 2016) and RMSNorm
+(Zhang & Sennrich, 2019)."""
 import torch
 
 
@@ -13,3 +14,9 @@ def layer_norm(x: torch.Tensor, gamma: torch.Tensor, beta: torch.Tensor, eps: fl
 def add_and_norm(x: torch.Tensor, sublayer_out: torch.Tensor, gamma: torch.Tensor, beta: torch.Tensor) -> torch.Tensor:
     """LayerNorm(x + Sublayer(x)): the residual connection around a sub-layer, then layer norm."""
     return layer_norm(x + sublayer_out, gamma, beta)
+
+
+def rms_norm(x: torch.Tensor, weight: torch.Tensor, eps: float = 1e-5) -> torch.Tensor:
+    """RMSNorm (Zhang & Sennrich, 2019, Eq. 4): divide each vector by its root mean square over the last axis and
+    scale by ``weight [D]``; no mean is subtracted and nothing is added, so it costs less than layer norm."""
+    return x / torch.sqrt((x * x).mean(dim=-1, keepdim=True) + eps) * weight  # RMS(a) = sqrt(mean(a²)), Eq. 4

@@ -16,6 +16,7 @@ the reply names the functions defined and the chunks that failed. Then ``call`` 
 name an answer's function; ``vjp`` and ``release`` serve gradients (grading.instructor.verdicts.wire).
 """
 import _thread
+import contextlib
 import importlib
 import io
 import json
@@ -34,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # the sandbox shows th
 import torch  # noqa: E402 - after the path, before any answer runs
 
 from raised import your_line  # noqa: E402
-from watch import CallWatcher  # noqa: E402
+from watch import CallWatcher, TorchCallCounter  # noqa: E402
 from wire import Peer, PipeClosed  # noqa: E402
 
 _BLOCKED = {"subprocess.Popen": "start another program", "os.system": "start another program",
@@ -241,6 +242,7 @@ class AnswerPeer(Peer):
         self.sources: dict[str, str] = {}  # each loaded chunk's code, by label: the line an error names
         self.handlers["load"] = self._load
         self.cpu_s = 0.0  # CPU seconds for the test cell this worker serves (0: no limit of the cell's own)
+        self.counter: TorchCallCounter | None = None  # counts the PyTorch calls of the call now running, when asked
 
     def _load(self, message: dict, buffers: list, out: list) -> dict:
         if not self.watchers:  # resolved before any answer runs, so that an answer cannot hide what they look for
@@ -273,6 +275,7 @@ class AnswerPeer(Peer):
             raise NameError(f"{handle} is not defined")
         function = self.namespace[handle]
         template = self.watchers.get(handle, self.watchers[None])
+        self.counter = TorchCallCounter() if message.get("count") else None  # the checker asked for the count
 
         def watched(*args, **kwargs):
             _start_cpu_budget(self.cpu_s)
@@ -283,7 +286,8 @@ class AnswerPeer(Peer):
                     watcher.__enter__()
                 _arm_trap(template)
                 try:
-                    result = function(*args, **kwargs)
+                    with self.counter if self.counter is not None else contextlib.nullcontext():
+                        result = function(*args, **kwargs)
                 except (Blocked, KeyboardInterrupt):  # the trap's interrupt, where the call was caught in a thread
                     if not _trap_caught():
                         raise
@@ -302,6 +306,12 @@ class AnswerPeer(Peer):
             return result
 
         return watched
+
+    def _answer_call(self, message: dict, buffers: list, out: list) -> dict:
+        reply = super()._answer_call(message, buffers, out)
+        if message.get("count"):  # best-effort, as the forbidden calls: the answer shares this process
+            reply["counted"] = self.counter.summary()
+        return reply
 
 
 def _at_your_line(error: Exception, sources: dict[str, str]) -> Exception:

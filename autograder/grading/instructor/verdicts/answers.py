@@ -190,8 +190,9 @@ class Answers:
             self.close()
             self.used = False
 
-    def call(self, name: str, args: tuple, kwargs: dict) -> Any:
-        """``name(*args, **kwargs)`` in the worker; starts it first for a new test cell, or after a crash."""
+    def call(self, name: str, args: tuple, kwargs: dict, count: bool = False) -> Any:
+        """``name(*args, **kwargs)`` in the worker; starts it first for a new test cell, or after a crash. With
+        ``count``: ``(result, counts)``, the top-level PyTorch calls the worker counted (grading.student.watch)."""
         if not self.callable:
             raise AnswerError("NotCalled", f"{name} is not run outside the tests")
         if self.process is None and not self.used:  # a new test cell's worker, not a restart
@@ -207,7 +208,10 @@ class Answers:
             raise AnswerError("NameError", f"{name} is not defined in the notebook" + (f" ({failed})" if failed else ""))
         self.used = True
         try:
-            return self.peer.call(name, args, kwargs)
+            if not count:
+                return self.peer.call(name, args, kwargs)
+            result = self.peer.call(name, args, kwargs, extra={"count": True})
+            return result, _counts(self.peer.counted)
         except PipeClosed as error:
             ended = self.close()
             if ended == signal.SIGXCPU:
@@ -260,6 +264,16 @@ def _cap_note(message: str) -> str:
     return ""
 
 
+def _counts(reply: Any) -> dict:
+    """The worker's counts as the tests expect them; anything else counts as the most calls (a worker that does not
+    say is not believed to be fast)."""
+    try:
+        return {"calls": int(reply["calls"]), "names": [str(n) for n in reply["names"]][:10000],
+                "largest": int(reply["largest"])}
+    except (TypeError, KeyError, ValueError):
+        return {"calls": 2**62, "names": [], "largest": 2**62}
+
+
 class RemoteFunction:
     """A student's graded function, evaluated in the worker; ``grading.student.checks.call`` recognises it."""
 
@@ -272,10 +286,11 @@ class RemoteFunction:
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         return self.__grading_remote__(args, kwargs)
 
-    def __grading_remote__(self, args: tuple, kwargs: dict) -> Any:
-        """Called by grading.student.checks.call: the worker watches for the exercise's forbidden calls."""
+    def __grading_remote__(self, args: tuple, kwargs: dict, count: bool = False) -> Any:
+        """Called by grading.student.checks.call (and call_counted, with ``count``): the worker watches for the
+        exercise's forbidden calls (and counts the PyTorch calls)."""
         try:
-            return self.answers.call(self.__name__, args, kwargs)
+            return self.answers.call(self.__name__, args, kwargs, count)
         except RemoteError as error:
             if error.kind == "NotImplementedError":
                 raise NotImplementedError(str(error)) from None

@@ -79,6 +79,7 @@ class Peer:
         self.handlers: dict[str, Callable[[dict, Any], Any]] = {"call": self._answer_call, "vjp": self._answer_vjp,
                                                                 "release": self._answer_release}
         self._next_id = 0
+        self.counted: dict | None = None  # what the other side counted in the last call (grading.student.watch)
 
     # --- encoding -------------------------------------------------------------------------------
     def encode(self, value: Any, buffers: list[bytes], tensors: list[torch.Tensor] | None = None,
@@ -240,6 +241,7 @@ class Peer:
         encoded = self.encode([list(args), kwargs], buffers, inputs, containers)
         reply, out = self.request("call", {"handle": handle, "args": encoded, "grad": torch.is_grad_enabled(),
                                            **(extra or {})}, buffers)
+        self.counted = reply.get("counted")  # the PyTorch calls the other side counted, when asked to (extra)
         outputs: list[torch.Tensor] = []
         result = self.decode(reply["result"], out, outputs)
         for generator, state in zip(_generators([args, kwargs]), reply.get("generators", [])):
