@@ -31,10 +31,10 @@ def match_to_release(notebook, release, own: set[str]) -> list[str]:
     """
     damaged = _drop_damaged_metadata(notebook, set(grade_ids(release)))
     matched = _match_cleared_cells(notebook, release, own)
-    repaired = [gid for cell, _ in damaged if (gid := cell.metadata.get("nbgrader", {}).get("grade_id"))]
+    repaired = [gid for _, cell, _ in damaged if (gid := cell.metadata.get("nbgrader", {}).get("grade_id"))]
     notes = []
     if damaged:
-        listed = "; ".join(f"cell {notebook.cells.index(cell) + 1}: {why}" for cell, why in damaged)
+        listed = "; ".join(f"cell {index + 1}: {why}" for index, _, why in damaged)
         notes.append(f"nbgrader's metadata of {len(damaged)} cells was damaged ({listed}); dropped it"
                      + (f" and matched {', '.join(repaired)} to the release by content" if repaired else ""))
     cleared = [gid for gid in matched if gid not in repaired]
@@ -45,19 +45,19 @@ def match_to_release(notebook, release, own: set[str]) -> list[str]:
     return notes
 
 
-def _drop_damaged_metadata(notebook, released_ids: set[str]) -> list[tuple[nbformat.NotebookNode, str]]:
-    """Remove nbgrader metadata that is not a dictionary or names no released grade id: (cell, what was wrong).
+def _drop_damaged_metadata(notebook, released_ids: set[str]) -> list[tuple[int, nbformat.NotebookNode, str]]:
+    """Remove nbgrader metadata that is not a dictionary or names no released grade id: (index, cell, what was wrong).
 
     nbgrader (its Validate button included) crashes on the first kind and fails the whole notebook
     on the second, although the release can tell which cell it was.
     """
     damaged = []
-    for cell in notebook.cells:
+    for index, cell in enumerate(notebook.cells):
         meta = cell.metadata.get("nbgrader", {})
         if not isinstance(meta, dict):
-            damaged.append((cell, f"{json.dumps(meta, default=str)[:60]} instead of a dictionary"))
+            damaged.append((index, cell, f"{json.dumps(meta, default=str)[:60]} instead of a dictionary"))
         elif "grade_id" in meta and not (isinstance(meta["grade_id"], str) and meta["grade_id"] in released_ids):
-            damaged.append((cell, f"grade id {str(meta['grade_id'])[:60]!r}, which the release does not have"))
+            damaged.append((index, cell, f"grade id {str(meta['grade_id'])[:60]!r}, which the release does not have"))
         else:
             continue
         del cell.metadata["nbgrader"]

@@ -16,7 +16,6 @@ instructor). Your notebook itself is not changed. Exit status 0 when nothing was
 import argparse
 import ast
 import copy
-import json
 import os
 import re
 import sys
@@ -54,6 +53,7 @@ class Check:
     findings: list[Finding]  # what costs points
     repairs: list[str]  # what the grader repairs or flags, at no cost to the points (its notes, word for word)
     problems: list[str]  # what stops the whole run: a cell over the time limit, the kernel dying
+    unloaded: list[str]  # answer cells that raised while loading: their tests fail (findings)
     seconds: float
     points: float  # the notebook's autograded and written points
     released: bool  # whether the release was found (else the notebook was checked against itself)
@@ -81,22 +81,33 @@ def _program(notebook, release) -> list[tuple[str, str, str]]:
 
 
 def _examples(release) -> str:
-    """The definitions and assignments of the release's other code cells, which the grader's tests see; as in the
-    grader, a statement that calls an answer or fails is skipped."""
+    """A cell running the definitions and assignments of the release's other code cells, which the grader's tests
+    see (run_examples)."""
     answers = sorted({s.name for c in release.cells if role(c) == "answer" for s in statements(c.source, (ast.FunctionDef,))})
     given = [ast.unparse(s) for c in release.cells if role(c) == "given" for s in statements(c.source, GIVEN_STATEMENTS)]
-    return (f"def _selfcheck_examples(names, given):\n"
-            f"    class AnswerCalled(Exception):\n        pass\n\n"
-            f"    def stub(*args, **kwargs):\n        raise AnswerCalled\n\n"
-            f"    kept = {{name: globals()[name] for name in names if name in globals()}}\n"
-            f"    globals().update({{name: stub for name in names}})\n"
-            f"    for statement in given:\n"
-            f"        try:\n            exec(statement, globals())\n"
-            f"        except Exception:\n            pass\n"
-            f"    for name in names:\n        globals().pop(name, None)\n"
-            f"    globals().update(kept)\n\n\n"
-            f"_selfcheck_examples({json.dumps(answers)}, {json.dumps(given)})\n"
-            f"del _selfcheck_examples\n")
+    return (f"from grading.student.selfcheck import run_examples as _run_examples\n"
+            f"_run_examples(globals(), {answers!r}, {given!r})\ndel _run_examples\n")
+
+
+def run_examples(namespace: dict, answers: list[str], given: list[str]) -> None:
+    """Run each statement of ``given`` in ``namespace`` as the grader's checker does: with the ``answers`` out of
+    reach, so that an example calling one is skipped, and a statement that fails skipped too."""
+    kept = {name: namespace.pop(name) for name in answers if name in namespace}
+
+    def out_of_reach(*args, **kwargs):
+        raise RuntimeError("an example that calls an answer does not run while grading")
+
+    namespace.update(dict.fromkeys(answers, out_of_reach))
+    try:
+        for statement in given:
+            try:
+                exec(statement, namespace)
+            except Exception:  # noqa: BLE001, S110 - as in the checker: an example's failure costs nobody points
+                pass
+    finally:
+        for name in answers:
+            namespace.pop(name, None)
+        namespace.update(kept)
 
 
 def _error(cell) -> tuple[str, str, str] | None:
@@ -161,16 +172,17 @@ def check(path: Path, notebook_s: float = NOTEBOOK_TIME_LIMIT, cell_s: float = C
     answers = {s.name for c in release.cells if role(c) == "answer" for s in statements(c.source, (ast.FunctionDef,))}
     points = {grade_id(c): float(c.metadata["nbgrader"].get("points", 0)) for c in release.cells
               if c.metadata.get("nbgrader", {}).get("grade")}
-    findings = []
+    findings, unloaded = [], []
     for (kind, label, _), cell in zip(program, run.cells):
         error = _error(cell)
         if error and kind == "setup":
             problems.append(f"the read-only cell {label} raised {error[0]}: {error[1]}: ask your instructor")
         elif error and kind == "answer":
-            repairs.append(f"loading the answer cell {label} raised {error[0]}: {error[1]}".splitlines()[0])
+            unloaded.append(f"{label} raised {error[0]}: {error[1]}".splitlines()[0])
         elif error and kind == "test":
             findings.append(Finding(label, points[label], _problem(*error, answers)))
-    return Check(findings + _unwritten(notebook, release), repairs, problems, seconds, sum(points.values()), released)
+    return Check(findings + _unwritten(notebook, release), repairs, problems, unloaded, seconds, sum(points.values()),
+                 released)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -187,12 +199,13 @@ def main(argv: list[str] | None = None) -> int:
     if not result.released:
         print(f"note: no release of {args.notebook.stem} was found here: checked against the notebook itself")
     lost = sum(f.points for f in result.findings)
-    for title, lines in (("Stops the run", result.problems), ("Repaired or flagged by the grader, at no cost in "
+    for title, lines in (("Stops the grader or goes over its limits", result.problems), ("Repaired or flagged by the grader, at no cost in "
                                                              "points (your instructor sees it)", result.repairs),
+                         ("Answer cells that do not load (the tests of their functions fail)", result.unloaded),
                          (f"Costs {lost:g} of {result.points:g} points", result.findings)):
         if lines:
             print(f"{title}:\n" + "\n".join(f"  - {line}" for line in lines))
-    if result.findings or result.repairs or result.problems:
+    if result.findings or result.repairs or result.problems or result.unloaded:
         return 1
     print(f"OK: checked in {result.seconds:.0f} s; every visible test passes and every written answer is written "
           "(hidden tests run when it is graded).")

@@ -22,6 +22,8 @@ def test_it_loads_every_answer_first_and_costs_each_failing_test_its_points(tmp_
              graded_test("expect_equal(call(square, 3), 9, 'square(3)')", "test_square"),
              new_code_cell("print(demo_result)", execution_count=3),  # a demo the grader does not run
              new_code_cell("def twice(x):\n    return x + x", execution_count=2),
+             answer("def cube(x):\n    return x *", "cube"),  # unfinished: it does not load, and its test fails
+             graded_test("expect_equal(call(cube, 2), 8, 'cube(2)')", "test_cube"),
              graded_test("assert os.environ['NBGRADER_EXECUTION'], 'the grader sets it'", "test_environment")]
     notebook = new_notebook(cells=cells, metadata={"kernelspec": {"name": "python3", "display_name": "Python 3",
                                                                   "language": "python"}})
@@ -30,7 +32,9 @@ def test_it_loads_every_answer_first_and_costs_each_failing_test_its_points(tmp_
     assert selfcheck.main([str(path)]) == 1
     report = capsys.readouterr().out
     assert "no release of chapter was found here" in report
-    assert "Costs 2 of 3 points:" in report
+    assert "Costs 3 of 4 points:" in report
+    assert "Answer cells that do not load (the tests of their functions fail):\n  - cube raised SyntaxError" in report
+    assert "test_cube (1 point): NameError: name 'cube' is not defined" in report
     assert "test_double (1 point): double is not written yet (it still raises NotImplementedError)" in report
     assert "test_square (1 point): a visible test fails: ExerciseFailure: square(3) returned the wrong result" in report
     assert "demo_result" not in report and "test_environment" not in report

@@ -505,9 +505,9 @@ def build(dest: Path, answers: dict[str, str]) -> dict[str, list[str]]:
     ignore = shutil.ignore_patterns("__pycache__")
     shutil.copytree(AUTOGRADER / "grading" / "student", dest / "autograder" / "grading" / "student", ignore=ignore)
     for chapter in sorted(set(chapters()) - set(held)):  # the self-check's copy of each release, which students keep
-        released = dest / "autograder" / "grading" / "student" / "released" / f"{chapter}.ipynb"
-        released.parent.mkdir(exist_ok=True)
-        shutil.copy(NOTEBOOKS / chapter / f"{chapter}.ipynb", released)
+        given = dest / "autograder" / "grading" / "student" / "released" / f"{chapter}.ipynb"
+        given.parent.mkdir(exist_ok=True)
+        shutil.copy(NOTEBOOKS / chapter / f"{chapter}.ipynb", given)
     shutil.copy(AUTOGRADER / "grading" / "__init__.py", dest / "autograder" / "grading" / "__init__.py")
     (dest / "autograder" / "pyproject.toml").write_text(_grading_pyproject())
     (dest / "reference").mkdir()
