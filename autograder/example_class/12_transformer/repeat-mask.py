@@ -1,7 +1,7 @@
-"""attention_heads flattens the heads into the batch (row b's heads are rows b*H ... b*H + H - 1) but repeats key_mask with .repeat instead of .repeat_interleave, so with two rows or more a head gets another row's mask; the blocks inherit it where rows differ.
+"""attention_heads flattens the heads into the batch (row b's heads are rows b*H ... b*H + H - 1) but repeats key_mask with .repeat instead of .repeat_interleave, so with two rows or more a head gets another row's mask; the blocks inherit it wherever rows are padded differently.
 
 answers: solution
-loses: test_attention_heads_example test_attention_heads_cross test_attention_heads_causal test_attention_heads_gradients test_encoder_block_torch test_encoder_block_padding test_encoder_block_gradients test_decoder_block_torch test_decoder_block_masks test_decoder_block_edges test_decoder_block_gradients test_transformer_encode_torch test_transformer_encode_gradients
+loses: test_attention_heads_example test_attention_heads_cross test_attention_heads_causal test_attention_heads_gradients test_encoder_block_padding test_encoder_block_gradients test_decoder_block_masks test_decoder_block_gradients test_transformer_encode_torch test_transformer_encode_gradients
 hint: not .repeat
 hint: builds on your attention_heads
 """

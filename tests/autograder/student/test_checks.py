@@ -6,7 +6,8 @@ import torch
 import torch.nn.functional as F
 
 import seqmodels
-from grading.student.checks import AnswerError, ExerciseFailure, call, expect_equal, expect_tensor, tolerance
+from grading.student.checks import (AnswerError, ExerciseFailure, call, expect_close, expect_equal, expect_tensor,
+                                    tolerance)
 
 
 def in_notebook(fn):
@@ -430,3 +431,17 @@ def test_cross_entropy_is_forbidden_to_label_smoothed_nll_only_with_label_smooth
     else:
         with pytest.raises(ExerciseFailure, match=f"label_smoothed_nll used {forbidden}"):
             call(in_notebook(answer), logits, targets, mask, 0.1)
+
+
+def test_a_float_is_compared_within_its_tolerance_and_the_message_says_what_came_back():
+    """Issue 37: warmup_rate's message read "... = 0.0124 is 0.0125 returned the wrong result. expected: True"."""
+    expect_close(0.0125 + 1e-13, 0.0125, "warmup_rate(100, 64, 100)", atol=1e-12, rtol=1e-9)
+    with pytest.raises(ExerciseFailure) as failure:
+        expect_close(0.0124, 0.0125, "warmup_rate(100, 64, 100)", atol=1e-12, rtol=1e-9, hint="use step as given")
+    assert str(failure.value) == ("warmup_rate(100, 64, 100) returned the wrong value (off by -0.0001).\n"
+                                  "  expected: 0.0125\n  got:      0.0124\nHint: use step as given")
+    with pytest.raises(ExerciseFailure, match=r"returned a Tensor; expected a float\.(.|\n)*Hint: a Python float$"):
+        expect_close(torch.tensor(0.0125), 0.0125, "warmup_rate(100, 64, 100)", atol=1e-12, rtol=1e-9,
+                     hint="no", type_hint="a Python float")
+    with pytest.raises(ExerciseFailure, match="wrong value"):
+        expect_close(float("nan"), 0.0125, "warmup_rate(100, 64, 100)", atol=1e-12, rtol=1e-9)

@@ -3,7 +3,7 @@ import nbformat
 
 from grading.instructor.course import SOLUTIONS
 from grading.instructor.verdicts.checker import graded_functions
-from grading.student.dependencies import blockers, fix_first, graded_calls, subjects
+from grading.student.dependencies import blamed, blockers, fix_first, graded_calls, subjects
 
 
 def calls_of(chapter: str) -> dict[str, set[str]]:
@@ -30,3 +30,15 @@ def test_the_hint_names_the_first_failing_function_and_the_route():
     assert fix_first("transformer_encode", ["attention_heads"], twelve) == (
         "transformer_encode builds on your attention_heads (through your encoder_block), which fails its own tests "
         "above: fix attention_heads first, then run this test again")
+
+
+def test_a_failure_is_blamed_on_what_it_builds_on_unless_it_is_not_written_yet():
+    """One function for the notebook (grading.student.progress) and the feedback (the checker)."""
+    twelve = calls_of("12_transformer")
+    message = "encoder_block(<x>) returned wrong values\n  expected: 1\n  got:      2\nHint: norm1 after the residual"
+    assert blamed(message, {"encoder_block"}, twelve, {"attention_heads"}) == (
+        "encoder_block(<x>) returned wrong values\n  expected: 1\n  got:      2\nHint: encoder_block builds on your "
+        "attention_heads, which fails its own tests above: fix attention_heads first, then run this test again")
+    assert blamed(message, {"encoder_block"}, twelve, {"warmup_rate"}) == message
+    stub = "encoder_block is not implemented yet: replace `raise NotImplementedError()` with your code."
+    assert blamed(stub, {"encoder_block"}, twelve, {"attention_heads"}) == stub

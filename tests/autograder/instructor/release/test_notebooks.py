@@ -82,3 +82,29 @@ def test_without_a_student_repository_the_install_cell_says_what_to_configure(tm
     install = install_cell(tmp_path / "01_tokens" / "01_tokens.ipynb")
     with pytest.raises(SystemExit, match=r"repository\.url in _config\.yml and runs `make release`"):
         run_without_the_course(install, monkeypatch)
+
+
+@pytest.mark.parametrize("chapter", ["01_tokens", "12_transformer"])
+def test_the_release_gives_the_kernel_the_graph_the_grader_reads(chapter, fresh_release):
+    """After the set-up cell, a chapter whose graded functions build on each other gives the kernel that graph, as the
+    checker reads it from the solution (grading.student.progress); a chapter without such functions has no such cell."""
+    import nbformat
+
+    from grading.instructor.course import SOLUTIONS
+    from grading.instructor.verdicts.checker import graded_functions
+    from grading.student import dependencies
+
+    cells = json.loads((fresh_release / chapter / f"{chapter}.ipynb").read_text())["cells"]
+    given = [c for c in cells if c.get("id") == "builds-on"]
+    calls = dependencies.graded_calls(graded_functions(nbformat.read(SOLUTIONS / chapter / f"{chapter}.ipynb", 4)))
+    if not any(calls.values()):
+        assert not given
+        return
+    (cell,) = given
+    setup = next(i for i, c in enumerate(cells) if c["metadata"].get("nbgrader", {}).get("grade_id") == "setup")
+    assert cells[setup + 1] is cell
+    recorded = {}
+    exec("".join(cell["source"]).replace("from grading.student.progress import builds_on", ""),
+         {"builds_on": recorded.update})
+    assert {name: set(callees) for name, callees in recorded.items()} == calls
+    assert recorded["encoder_block"] == ["attention_heads", "position_wise_ffn"]
