@@ -7,7 +7,10 @@ Every solution region (between ``### BEGIN SOLUTION`` and ``### END SOLUTION``) 
 answer cells is parsed with ``ast`` and changed in one place at a time by the operators in
 ``OPERATORS``: arithmetic and comparison operators swapped, numeric constants +-1 (booleans
 flipped), slice bounds moved by one or dropped, ``dim=`` arguments changed or dropped, transposes
-and masks dropped, returned values replaced by None or swapped. Each mutant is graded as a
+and masks dropped, returned values replaced by None or swapped; and the sampling and subword
+mistakes of issue 38: two adjacent ``if`` blocks swapped, ``log_softmax`` as the log of a softmax,
+a ``min``/``max``/``clamp`` bound dropped, a tie broken by counting order, an argument not passed
+on, draws from a copy of the generator. Each mutant is graded as a
 submission is: the chapter's cells run in notebook order (setup and read-only cells, every answer
 with the mutant in place, the test cells with their hidden tests; the demo cells, which carry no
 nbgrader metadata, are left out), with NBGRADER_EXECUTION set so ``RUN_SLOW_DEMOS`` is False, and a
@@ -209,9 +212,72 @@ def returned(node: ast.AST) -> Iterator[Change]:
             yield node, _replace(node, value=_replace(node.value, elts=[second, first, *rest]))
 
 
+def order(node: ast.AST) -> Iterator[Change]:
+    """Two adjacent ``if`` blocks of one body swapped: filter_logits's top_k and top_p cuts the other way round."""
+    for field in ("body", "orelse"):
+        block = getattr(node, field, None)
+        if isinstance(block, list):
+            for first, second in zip(block, block[1:]):
+                if isinstance(first, ast.If) and isinstance(second, ast.If):
+                    both = _replace(first, end_lineno=second.end_lineno, end_col_offset=second.end_col_offset)
+                    yield both, [second, first]
+
+
+def unstable(node: ast.AST) -> Iterator[Change]:
+    """``torch.log_softmax(x, ...)`` (``F.log_softmax``, ``x.log_softmax(...)``) -> ``torch.log(torch.softmax(x, ...))``:
+    -inf where a probability underflows to 0 (logits of +-1000)."""
+    if isinstance(node, ast.Call) and _dotted(node.func) in ("torch.log_softmax", "F.log_softmax"):
+        softmax = _replace(node, func=ast.Attribute(node.func.value, "softmax", ast.Load()))
+    elif _method_call(node, ("log_softmax",)):
+        softmax = _replace(node, func=_replace(node.func, attr="softmax"))
+    else:
+        return
+    yield node, ast.Call(ast.Attribute(ast.Name("torch", ast.Load()), "log", ast.Load()), [softmax], [])
+
+
+def bound(node: ast.AST) -> Iterator[Change]:
+    """A bound dropped: ``min(a, b)`` and ``max(a, b)`` -> ``a`` and -> ``b``; ``x.clamp(...)`` (``clamp_min``,
+    ``clamp_max``, ``clip``) -> ``x``: a top_k above the vocabulary passed to topk, no token left by top_p."""
+    if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("min", "max")
+            and len(node.args) == 2 and not node.keywords):
+        yield node, node.args[0]
+        yield node, node.args[1]
+    if _method_call(node, ("clamp", "clamp_min", "clamp_max", "clip")):
+        yield node, node.func.value
+
+
+def tie_break(node: ast.AST) -> Iterator[Change]:
+    """``min(...)`` or ``max(...)`` of a generator expression -> its first item: a tie broken by the order the items
+    were counted in (as ``Counter.most_common`` breaks it), not by their value."""
+    if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("min", "max")
+            and len(node.args) == 1 and isinstance(node.args[0], ast.GeneratorExp) and not node.keywords):
+        yield node, ast.Call(ast.Name("next", ast.Load()), [node.args[0]], [])
+
+
+def forgotten(node: ast.AST) -> Iterator[Change]:
+    """An argument not passed on to a function of the notebook: the last positional one dropped, or a keyword
+    (``filter_logits(logits, temperature, top_k, top_p)`` -> ``filter_logits(logits, temperature, top_k)``)."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not hasattr(builtins, node.func.id):
+        if len(node.args) > 1 and not isinstance(node.args[-1], ast.Starred):
+            yield node, _replace(node, args=node.args[:-1])
+        for i, keyword in enumerate(node.keywords):
+            if keyword.arg is not None:
+                yield node, _replace(node, keywords=[*node.keywords[:i], *node.keywords[i + 1:]])
+
+
+def generator_copy(node: ast.AST) -> Iterator[Change]:
+    """``generator=g`` -> a copy of ``g``: the draws do not advance the caller's generator, as when an answer saves
+    and restores its state, so every call draws the same numbers again."""
+    if isinstance(node, ast.keyword) and node.arg == "generator" and isinstance(node.value, ast.Name):
+        name = node.value.id
+        yield node.value, ast.parse(f"torch.Generator({name}.device).set_state({name}.get_state())", mode="eval").body
+
+
 OPERATORS: dict[str, Callable[[ast.AST], Iterator[Change]]] = {
     "arithmetic": arithmetic, "comparison": comparison, "constant": constant, "slice": slice_bound,
     "dim": dim_argument, "transpose": transpose, "mask": mask, "return": returned,
+    "order": order, "unstable": unstable, "bound": bound, "tie": tie_break, "argument": forgotten,
+    "generator": generator_copy,
 }
 
 
@@ -263,8 +329,12 @@ _SHOWN_WITH_PARENT = (ast.Constant, ast.Name, ast.Slice, ast.keyword, ast.Tuple,
 _ATOMS = (ast.Name, ast.Attribute, ast.Call, ast.Subscript, ast.List, ast.Dict, ast.Set, ast.ListComp, ast.Slice)
 
 
-def _as_text(new: ast.AST) -> str:
-    """The replacement's source, in parentheses when it is an expression that could bind differently in place."""
+def _as_text(new: ast.AST | list[ast.stmt], indent: int = 0) -> str:
+    """The replacement's source, in parentheses when it is an expression that could bind differently in place;
+    statements (a list of them: ``order``) at the indentation ``indent`` of the one they replace."""
+    if isinstance(new, list):
+        lines = "\n".join(ast.unparse(ast.fix_missing_locations(statement)) for statement in new).splitlines()
+        return "\n".join([lines[0], *(" " * indent + line if line else line for line in lines[1:])])
     text = ast.unparse(ast.fix_missing_locations(new))
     atom = isinstance(new, _ATOMS) or isinstance(new, ast.Constant) and not str(new.value).startswith("-")
     return text if isinstance(new, ast.stmt) or atom else f"({text})"
@@ -296,6 +366,9 @@ def _described(old: ast.AST, new: ast.AST, parents: dict[int, ast.AST]) -> tuple
     """(statement, before, after) as ``ast.unparse`` writes them, so that reformatting the code keeps a
     mutant's key: the statement's first line, and the changed expression with enough around it to read
     (a number or a name alone says little)."""
+    if isinstance(new, list):  # statements swapped: each named by its first line
+        first = [ast.unparse(statement).splitlines()[0] for statement in new]
+        return first[1], " then ".join(reversed(first)), " then ".join(first)
     statement = old
     while not isinstance(statement, ast.stmt):
         statement = parents[id(statement)]
@@ -327,15 +400,19 @@ def mutants_of(chapter: str, index: int, cell: Cell) -> list[Mutant]:
                   if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and ast.get_docstring(node) is not None}
     parents = {id(child): parent for parent in ast.walk(tree) for child in ast.iter_child_nodes(parent)}
     mutants, seen, occurrences = [], {cell.source}, Counter()
+    def inside(node: ast.AST) -> bool:
+        return hasattr(node, "lineno") and any(first <= node.lineno and node.end_lineno <= last
+                                               for first, last in regions)
+
     for node in _in_order(tree):
-        inside = hasattr(node, "lineno") and any(first <= node.lineno and node.end_lineno <= last
-                                                 for first, last in regions)
-        if not inside or id(node) in docstrings:
+        if id(node) in docstrings:
             continue
         for operator, generate in OPERATORS.items():
             for old, new in generate(node):
+                if not inside(old):  # (a statement swapped in a function's body: the body's parent starts outside)
+                    continue
                 start, end = source.span(old)
-                text = cell.source[:start] + _as_text(new) + cell.source[end:]
+                text = cell.source[:start] + _as_text(new, old.col_offset) + cell.source[end:]
                 if text in seen:
                     continue
                 ast.parse(text)  # a mutant is always valid Python: a SyntaxError here is a bug of this tool

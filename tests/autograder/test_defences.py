@@ -158,6 +158,28 @@ def test_the_salt_reaches_every_random_source_a_hidden_test_seeds(checker_for, d
     assert hidden_input(1) != visible.namespace["x"]  # what the seed alone says
 
 
+@pytest.mark.parametrize("cell", [
+    "g = torch.Generator().manual_seed(7)\nvisible = torch.rand(2, generator=g)\n"
+    f"{BEGIN_HIDDEN}\nx = torch.rand(4, generator=g)\n{END_HIDDEN}\n",
+    f"torch.manual_seed(7)\nvisible = torch.rand(2)\n{BEGIN_HIDDEN}\nx = torch.rand(4)\n{END_HIDDEN}\n",
+    "import random\nrng = random.Random(7)\nvisible = rng.random()\n"
+    f"{BEGIN_HIDDEN}\nx = torch.tensor([rng.random() for _ in range(4)])\n{END_HIDDEN}\n",
+    "def layer(seed):\n    torch.manual_seed(seed)\n    return torch.nn.Linear(2, 2)\n"
+    f"visible = layer(3).weight.detach()\n{BEGIN_HIDDEN}\nx = layer(seed=7).weight.detach()\n{END_HIDDEN}\n",
+], ids=["generator-seeded-visibly", "global-generator", "random.Random-seeded-visibly", "helper-seed-argument"])
+def test_a_hidden_part_salts_the_generators_it_goes_on_drawing_from(checker_for, cell):
+    """Issue 38.4: a hidden part that draws from a generator its visible part seeded (or from torch's global one,
+    or through a helper's seed= argument) drew the same inputs for every class."""
+    def drawn(salt: int) -> tuple:
+        checker = checker_for(salt)
+        assert checker.verdict("import torch\n" + cell, "cell").passed
+        return checker.namespace["visible"], checker.namespace["x"]
+
+    (visible_1, hidden_1), (visible_2, hidden_2) = drawn(1), drawn(2)
+    assert torch.equal(torch.as_tensor(visible_1), torch.as_tensor(visible_2))  # the visible inputs stay as seeded
+    assert torch.equal(hidden_1, drawn(1)[1]) and not torch.equal(hidden_1, hidden_2)
+
+
 def test_student_text_in_the_grading_report_is_shown_as_text():
     from grading.instructor.verdicts.preprocessor import as_markdown_text
 

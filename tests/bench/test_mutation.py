@@ -42,6 +42,37 @@ def test_each_operator_changes_one_thing_inside_the_solution_region():
     assert equivalent == {"x[:n]": "a slice from 0 starts at the start"}
 
 
+SAMPLER = '''def sample(logits, generator, top_k=None, top_p=None):
+    ### BEGIN SOLUTION
+    log_p = torch.log_softmax(logits, dim=-1)
+    if top_k is not None:
+        log_p = cut(log_p, min(top_k, log_p.shape[-1]))
+    if top_p is not None:
+        log_p = nucleus(log_p, top_p).clamp(min=-1e9)
+    best = min(p for p in range(3) if p > 0)
+    return torch.multinomial(probabilities(log_p, top_k, top_p), 1, generator=generator)
+    ### END SOLUTION
+'''
+
+
+def test_the_operators_for_sampling_and_subword_mistakes():
+    """Issue 38: the cuts in the other order, log of softmax, top_k unbounded, ties broken by counting order, an
+    argument not passed on, and draws from a copy of the generator."""
+    mutants = mutation.mutants_of("00_x", 3, mutation.Cell("answer", "sample", SAMPLER))
+    changes = {(m.operator, m.after) for m in mutants}
+    assert {("order", "if top_p is not None: then if top_k is not None:"),
+            ("unstable", "torch.log(torch.softmax(logits, dim=-1))"),
+            ("bound", "top_k"), ("bound", "nucleus(log_p, top_p)"),
+            ("tie", "next((p for p in range(3) if p > 0))"),
+            ("argument", "probabilities(log_p, top_k)"),
+            ("generator", "torch.multinomial(probabilities(log_p, top_k, top_p), 1, "
+                          "generator=torch.Generator(generator.device).set_state(generator.get_state()))")} <= changes
+    swapped = next(m for m in mutants if m.operator == "order").source
+    compile(swapped, "<mutant>", "exec")  # the swapped blocks keep the function's indentation
+    assert swapped.index("if top_p is not None") < swapped.index("if top_k is not None")
+    assert all(not m.before.startswith("torch.") for m in mutants if m.operator == "argument")  # only the notebook's
+
+
 def test_the_tool_kills_wrong_build_vocabs_and_grades_the_unchanged_notebook_as_passing(tmp_path):
     done = subprocess.run([sys.executable, str(BENCH / "mutation.py"), "01_tokens", "--functions", "build_vocab",
                            "--jobs", "2", "--json", str(tmp_path / "m.json")], capture_output=True, text=True, timeout=300,

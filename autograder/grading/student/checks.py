@@ -40,9 +40,9 @@ _DICT_TYPES = (dict, collections.OrderedDict, collections.defaultdict, collectio
 DTYPE_HINT = f"the values may be right, the dtype is not: {raised.KEEP_DTYPE}"
 DEVICE_HINT = f"{raised.ON_THE_INPUTS_DEVICE}, and do not move results with .cpu() or .cuda()"
 _RULE = "-" * 75  # IPython's first traceback line, which feedback pages trim
-# (atol, rtol) of a check that states neither, by the expected dtype: some tens of units of its rounding (machine
-# epsilon: float64 2.2e-16, float32 1.2e-7, float16 9.8e-4, bfloat16 7.8e-3), so that a float64 check rejects
-# float32 arithmetic; 16-bit ones as torch.testing.assert_close's. Integers and booleans compare exactly.
+# (atol, rtol) of a check that states neither, by the expected dtype. Machine epsilon is 2.2e-16 in float64 and
+# 1.2e-7 in float32: float64's 1e-12 leaves room for a few thousand roundings and none for float32 arithmetic,
+# float32's 1e-5 for under a hundred; 16-bit ones as torch.testing.assert_close's. Integers and booleans exactly.
 DEFAULT_TOLERANCE = {torch.float64: (1e-12, 1e-12), torch.float32: (1e-6, 1e-5),
                      torch.float16: (1e-5, 1e-3), torch.bfloat16: (1e-5, 1.6e-2)}
 

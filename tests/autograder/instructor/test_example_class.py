@@ -178,7 +178,9 @@ def test_failure_messages_reach_the_feedback_without_grading_internals(graded):
     for student in load_students(chapter):
         if student.loses:
             text = feedback_text(workdir, chapter, student.student_id)
-            assert re.search(r"\b(ExerciseFailure|AnswerError):", text), f"{student.student_id}'s feedback has no failure message"
+            # a failed check's message, or the error the student's own code raised, at their line
+            assert re.search(r"\b(ExerciseFailure|AnswerError):", text) or "at your line, in " in text, \
+                f"{student.student_id}'s feedback has no failure message"
             assert "grading/student/checks.py" not in text
 
 

@@ -204,7 +204,9 @@ def _forbidden_trap():
         state["by_id"], state["by_op"] = {}, {}
         if watcher is not None:
             targets = [(_resolve_quietly(d), d) for d in (*watcher.builtins.values(), *watcher.methods.values())]
-            targets += [(f, d) for f, d in _python_functions(watcher.codes)]
+            # a call forbidden only with some argument ("f(arg)") is the profile watcher's to judge: it sees the arguments
+            unconditional = {code: d for code, d in watcher.codes.items() if code not in watcher.conditions}
+            targets += [(f, d) for f, d in _python_functions(unconditional)]
             state["by_id"] = {id(t): d for t, d in targets if t is not None}
             state["by_op"] = {d.rpartition(".")[2].lstrip("_"): d for _, d in targets}
         return caught

@@ -72,7 +72,8 @@ def _segments(source: str) -> list[tuple[bool, str]]:
 
 class _Salted(ast.NodeTransformer):
     """``gen.manual_seed(s)`` -> ``gen.manual_seed(__salted__(s))``, and so ``random.Random(s)``,
-    ``np.random.RandomState(s)``, ``np.random.default_rng(s)``: hidden inputs the worker cannot predict."""
+    ``np.random.RandomState(s)``, ``np.random.default_rng(s)`` and a helper's ``seed=s`` (the notebooks'
+    ``random_layer(..., seed=s)``, which seed torch): hidden inputs the worker cannot predict."""
 
     def visit_Call(self, node: ast.Call) -> ast.Call:
         self.generic_visit(node)
@@ -80,6 +81,9 @@ class _Salted(ast.NodeTransformer):
         if (name in SEEDING and isinstance(node.func, ast.Attribute) or name in _SEEDED) and node.args:
             bits = [ast.Constant(32)] if name == "RandomState" else []  # NumPy's legacy seeds have 32 bits
             node.args[0] = ast.Call(ast.Name("__salted__", ast.Load()), [node.args[0], *bits], [])
+        for keyword in node.keywords:
+            if keyword.arg == "seed":
+                keyword.value = ast.Call(ast.Name("__salted__", ast.Load()), [keyword.value, ast.Constant(32)], [])
         return node
 
 
@@ -164,7 +168,7 @@ class Checker:
             pieces = [(hidden, _compile(code, hidden, label)) for hidden, code in _segments(source)]
         except SyntaxError:  # markers inside a block: run it whole, and say nothing about what failed
             pieces = [(True, _compile(source, True, label))]
-        verdict, timed_out = self._verdict(pieces)
+        verdict, timed_out = self._verdict(pieces, label)
         if timed_out and not self.out_of_time():
             import fcntl
             import tempfile
@@ -176,7 +180,7 @@ class Checker:
                     except BlockingIOError:
                         time.sleep(0.2)
                         continue
-                    verdict, timed_out = self._verdict(pieces)
+                    verdict, timed_out = self._verdict(pieces, label)
                     break
         return self._out_of_time(label, started=True) if timed_out and self.out_of_time() else verdict
 
@@ -193,7 +197,7 @@ class Checker:
                                                   "so it earns no points (the tests checked before it keep theirs; "
                                                   "an answer that runs long, or an endless loop, in a test above?)")
 
-    def _verdict(self, pieces: list) -> tuple[Verdict, bool]:
+    def _verdict(self, pieces: list, label: str) -> tuple[Verdict, bool]:
         """(the verdict, whether the answers ran out of time); the cell's CPU time is the worker's to count, and
         the wall clock is only a backstop (WALL_FACTOR times as long, plus WALL_EXTRA_S)."""
         from grading.instructor.verdicts.answers import AnswerTimeout, SetupFailed
@@ -201,6 +205,8 @@ class Checker:
         self.answers.new_cell()
         deadline, shown = min(time.monotonic() + WALL_FACTOR * self.cell_s + WALL_EXTRA_S, self.ends), ""
         for hidden, code in pieces:
+            if hidden:
+                self._salt_random_sources(label)
             try:
                 self._run(code, max(0.0, deadline - time.monotonic()))
             except SetupFailed:  # the answers could not be reloaded: nobody's fault a verdict could blame
@@ -211,6 +217,35 @@ class Checker:
             printed = self.output.take()
             shown += "" if hidden else printed  # what hidden tests print stays here
         return Verdict(True, shown), False
+
+    def _salt_random_sources(self, label: str) -> None:
+        """Reseed, from the salt, every random source a hidden test could draw from without seeding it itself:
+        torch's global generators (CPU and CUDA), Python's and NumPy's, and every generator the notebook's
+        code has bound to a name (a visible test's ``g = torch.Generator().manual_seed(1)``, which its hidden
+        part goes on drawing from). Each gets its own seed, from the cell and the name: the same for every
+        grading of a class, another for the next class."""
+        import random
+        import zlib
+
+        import torch
+
+        def seed(name: str, bits: int = 62) -> int:
+            return self._salted(zlib.crc32(f"{label}:{name}".encode()), bits)
+
+        torch.manual_seed(seed("torch"))
+        random.seed(seed("random"))
+        numpy = sys.modules.get("numpy")
+        if numpy is not None:
+            numpy.random.seed(seed("numpy", 32))
+        for name, value in list(self.namespace.items()):
+            if type(value) is torch.Generator:
+                value.manual_seed(seed(name))
+            elif type(value) is random.Random:
+                value.seed(seed(name))
+            elif numpy is not None and type(value) is numpy.random.RandomState:
+                value.seed(seed(name, 32))
+            elif numpy is not None and type(value) is numpy.random.Generator:
+                value.bit_generator.state = type(value.bit_generator)(seed(name)).state
 
     def _failure(self, error: BaseException, hidden: bool, shown: str) -> Verdict:
         from grading.instructor.verdicts.answers import AnswerCrashed, AnswerError, AnswerTimeout
