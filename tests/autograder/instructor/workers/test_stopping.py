@@ -7,12 +7,15 @@ the command started, in whatever session, stays the harness's descendant when it
 find each one, and kills what survives once it has reported it.
 """
 import json
+import os
 import subprocess
 import sys
+import tempfile
 
 import pytest
 
 from grading.instructor.course import REPO
+from grading.instructor.processes import scratch_folder
 from tests.autograder.instructor.test_grade import CHAPTER, cell_index, notebook_of
 
 HARNESS = r'''
@@ -95,3 +98,18 @@ def test_a_stopped_grading_command_leaves_no_process_and_no_notebook_behind(tmp_
     assert report["during"], "the check never wrote the student's notebook: the test did not stop the command mid-class"
     assert report["survivors"] == [], f"still running 120 s after the command got {stop}: {report['survivors']}"
     assert report["left"] == [], f"left behind with a student's notebook: {report['left']}"
+
+
+def test_the_next_command_removes_the_scratch_folders_of_commands_killed_with_their_workers(tmp_path, monkeypatch):
+    # the worker's own clean-up never ran (both killed at once): the next grading command on the machine removes it
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    ended = subprocess.Popen([sys.executable, "-c", "pass"])
+    ended.wait()
+    orphaned, running = tmp_path / f"grading-scratch-{ended.pid}-a1", tmp_path / f"grading-scratch-{os.getppid()}-b2"
+    for folder in (orphaned, running):
+        (folder / "verdicts-c3").mkdir(parents=True)
+        (folder / "verdicts-c3" / "submission.ipynb").write_text("{}")
+    mine = scratch_folder()
+    assert mine.parent == tmp_path and mine.name.startswith(f"grading-scratch-{os.getpid()}-")
+    assert not orphaned.exists()
+    assert (running / "verdicts-c3" / "submission.ipynb").is_file()  # a grading command still running keeps its own
