@@ -417,17 +417,21 @@ def serve_forks(control: socket.socket, contained: bool) -> None:
         try:
             packet, fds, _, _ = socket.recv_fds(control, 65536, 2)
         except OSError:
-            return
-        if not packet:
+            packet = b""
+        if not packet:  # the grading process that asked has ended: so does the last worker, then this process
+            if child is not None:
+                _end(child, contained)
             return
         request = json.loads(packet)
         if child is not None:
             ended = _end(child, contained)
             child = None
         if request["op"] == "fork":
+            zygote = os.getpid()
             child = os.fork()
             if child == 0:
                 control.close()
+                _dies_with(zygote)
                 os.setsid()
                 if contained:
                     _own_ipc_namespace()
@@ -444,6 +448,16 @@ def serve_forks(control: socket.socket, contained: bool) -> None:
                 os.close(fd)
         control.send(json.dumps({"pid": child, "signal": ended}).encode())
         ended = None
+
+
+def _dies_with(parent: int) -> None:
+    """In a fresh fork of ``parent``: SIGKILL when the parent ends, killed or not (PR_SET_PDEATHSIG), or at once
+    if it has already."""
+    import ctypes
+
+    ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent:
+        os._exit(1)
 
 
 def _own_ipc_namespace() -> None:

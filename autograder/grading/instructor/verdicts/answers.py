@@ -22,7 +22,7 @@ from grading.student.checks import AnswerError, ExerciseFailure, forbidden_failu
 # checker's name for an error the student's code raised (the worker reports its class name and message only)
 from grading.instructor.verdicts.sandbox import FILE_BYTES, TMP_BYTES, bubblewrap, sandboxed
 from grading.instructor.verdicts.wire import ChangedInPlace, Peer, PipeClosed, RemoteError
-from grading.instructor.processes import kill_group
+from grading.instructor.processes import dies_with_parent, kill_group
 from grading.instructor.verdicts.zygote import SANDBOX_ENV, SHARED, WORKER_ENV, ForkedWorker, worker_folder
 
 
@@ -98,7 +98,8 @@ class Answers:
             argv = sandboxed([sys.executable, "-I", str(self.folder / "answer_worker.py")], [self.folder], env)
             self.process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                             stderr=subprocess.DEVNULL, bufsize=0, start_new_session=True,
-                                            env={**SANDBOX_ENV, **env})  # nothing of the checker's
+                                            env={**SANDBOX_ENV, **env},  # nothing of the checker's
+                                            preexec_fn=dies_with_parent())
         # the answers' in-place changes to their arguments are not made here: the tests' oracles read them
         self.peer = Peer(self.process.stdout, self.process.stdin, on_wait=self._wait, mirrors_changes=False)
 

@@ -15,7 +15,6 @@ import os
 import re
 import subprocess
 import sys
-import tempfile
 import traceback
 from pathlib import Path
 
@@ -24,6 +23,7 @@ from nbformat.v4 import new_markdown_cell, new_output
 from nbgrader.preprocessors import NbGraderPreprocessor
 from traitlets import Integer, Unicode
 
+from grading.instructor.processes import in_scratch
 from grading.instructor.verdicts.checker import SETUP_FAILED, role
 from grading.instructor.verdicts.zygote import SHARED
 
@@ -96,7 +96,7 @@ class TrustedVerdicts(NbGraderPreprocessor):
     def checked(self, nb, chapter: str) -> dict:
         """The trusted checker's result for this notebook (its verdicts, the answers that did not load, whether it
         was sandboxed); RuntimeError where it could not check."""
-        with tempfile.TemporaryDirectory(prefix="verdicts-") as folder:
+        with in_scratch("verdicts-") as folder:  # the student's notebook: never left behind (processes.py)
             notebook, out = Path(folder) / "submission.ipynb", Path(folder) / "verdicts.json"
             nbformat.write(nb, notebook)
             argv = [chapter, str(notebook), "--out", str(out), "--cell-time-limit", str(self.cell_timeout),

@@ -32,6 +32,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from grading.instructor.processes import dies_with_parent
 from grading.instructor.verdicts.sandbox import bubblewrap, sandboxed
 from grading.student.rules import FORBIDDEN
 
@@ -154,7 +155,7 @@ class Zygote:
                          [self.folder], env, only_tmp_writable=True)
         self.process = subprocess.Popen(argv, pass_fds=[theirs.fileno()], stdin=subprocess.DEVNULL,
                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
-                                        env={**SANDBOX_ENV, **env})
+                                        env={**SANDBOX_ENV, **env}, preexec_fn=dies_with_parent())
         theirs.close()
 
     def _request(self, request: dict, timeout: float, fds: list[int] = ()) -> dict | None:

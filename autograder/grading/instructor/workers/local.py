@@ -7,21 +7,26 @@ class is graded by a few of these workers instead, each running nbgrader's own a
 (``autograde`` for one student, ``generate_feedback`` ...) per request: one JSON line in
 (the subcommand and its command-line arguments), one JSON line out (whether it succeeded,
 and its log). A worker that runs past the time limit is killed with its whole process
-group and replaced.
+group and replaced. A worker ends, with the checker it forked and the student's notebook in its
+scratch folder, as soon as the grading command does, even a killed one (:func:`_end_with_the_command`).
 """
 import importlib
 import io
 import json
+import os
 import queue
 import select
+import shutil
+import signal
 import subprocess
 import sys
+import threading
 import traceback
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 from grading.instructor.course import REPO, nbgrader_environment
-from grading.instructor.processes import kill_group
+from grading.instructor.processes import SCRATCH, kill_group, scratch_folder
 from grading.instructor.workers.abc import MAX_WORKERS_LOST, Workers, WorkerTimeout, checker_options
 
 # an ERROR line, which grading.instructor.grade gives as the reason the notebook failed
@@ -34,10 +39,14 @@ class Worker:
     def __init__(self, cwd: Path, env: dict[str, str]):
         self.cwd, self.env = cwd, env
         self.process: subprocess.Popen | None = None
+        self.scratch: Path | None = None  # its files about the student it grades (processes.scratch_folder)
 
     def _started(self) -> subprocess.Popen:
         if self.process is None or self.process.poll() is not None:
-            self.process = subprocess.Popen([sys.executable, "-m", "grading.instructor.workers.local"], cwd=self.cwd, env=self.env,
+            self.close()
+            self.scratch = scratch_folder()
+            self.process = subprocess.Popen([sys.executable, "-m", "grading.instructor.workers.local"], cwd=self.cwd,
+                                            env={**self.env, SCRATCH: str(self.scratch)},
                                             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                             stderr=subprocess.DEVNULL, text=True, start_new_session=True)
         return self.process
@@ -60,7 +69,9 @@ class Worker:
 
     def close(self) -> None:
         kill_group(self.process)
-        self.process = None
+        if self.scratch is not None:
+            shutil.rmtree(self.scratch, ignore_errors=True)
+        self.process = self.scratch = None
 
 
 class GradingWorkers(Workers):
@@ -137,7 +148,25 @@ def preload() -> None:
             continue
 
 
+def _end_with_the_command() -> None:
+    """Wait until the grading command has ended (killed too), then end this worker with what it started.
+
+    The command holds the other end of this process's stdin, so the pipe hangs up when it ends, for whatever
+    reason; the main thread may be busy grading meanwhile. Then the scratch folder goes (the student's notebook),
+    and this process group with it (this worker and the checker it forked; their answer zygotes die with them,
+    processes.dies_with_parent)."""
+    hung_up = select.POLLHUP | select.POLLERR | select.POLLNVAL  # always reported: reading stays the main thread's
+    watch = select.poll()
+    watch.register(sys.stdin.fileno(), 0)
+    while not any(event & hung_up for _, event in watch.poll()):
+        continue
+    shutil.rmtree(os.environ[SCRATCH], ignore_errors=True)
+    os.killpg(0, signal.SIGKILL)
+
+
 def main() -> None:
+    if SCRATCH in os.environ:  # started by the grading command (Worker)
+        threading.Thread(target=_end_with_the_command, daemon=True).start()
     preload()
     replies = sys.stdout
     for line in sys.stdin:
@@ -147,6 +176,8 @@ def main() -> None:
             ok = _run(command, argv)
         replies.write(json.dumps({"ok": ok, "log": log.getvalue()[-50_000:]}) + "\n")
         replies.flush()
+    if SCRATCH in os.environ:  # the command has ended (its end of stdin closed) while this worker waited
+        shutil.rmtree(os.environ[SCRATCH], ignore_errors=True)
 
 
 if __name__ == "__main__":
