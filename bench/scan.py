@@ -21,7 +21,6 @@ import time
 from pathlib import Path
 
 import torch
-
 from report import bench_device, run_facts, synchronize, write_json
 from seqmodels.layers.scan import linear_scan
 from seqmodels.layers.scan_chunked import chunked_linear_scan
