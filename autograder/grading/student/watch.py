@@ -139,19 +139,36 @@ class TorchCallCounter(TorchFunctionMode):
     that grows with L, whatever the speed of the machine: complexity graded without a clock.
     """
 
-    def __init__(self):
+    def __init__(self, tally: dict | None = None):
         super().__init__()
-        self.calls = 0
-        self.names: set[str] = set()
-        self.largest = 0  # elements of the largest tensor a counted call returned
+        # shared with the counters of the threads the counted call starts (``for_thread``): function modes are per
+        # thread, so each thread needs a mode of its own, and they all count into one tally
+        self.tally = tally if tally is not None else {"calls": 0, "names": set(), "largest": 0}
+
+    def for_thread(self) -> "TorchCallCounter":
+        """A counter for another thread, counting into this one's tally."""
+        return TorchCallCounter(self.tally)
+
+    @property
+    def calls(self) -> int:
+        return self.tally["calls"]
+
+    @property
+    def names(self) -> set[str]:
+        return self.tally["names"]
+
+    @property
+    def largest(self) -> int:
+        return self.tally["largest"]
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
-        self.calls += 1
-        self.names.add(str(getattr(func, "__name__", func)))
+        tally = self.tally
+        tally["calls"] += 1
+        tally["names"].add(str(getattr(func, "__name__", func)))
         result = func(*args, **(kwargs or {}))
         for value in result if isinstance(result, (tuple, list)) else (result,):
             if isinstance(value, torch.Tensor):
-                self.largest = max(self.largest, value.numel())
+                tally["largest"] = max(tally["largest"], value.numel())
         return result
 
     def summary(self) -> dict:

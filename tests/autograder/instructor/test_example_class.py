@@ -27,7 +27,7 @@ POINTER = re.compile(r"\b(fix|make)\b.*\bfirst\b")
 OUTPUT_TEXT = re.compile(r'<div class="output_subarea[^"]*">\s*<pre>(.*?)</pre>', re.DOTALL)
 # chapters whose students name every hint their failures give (hint: lines), so that each gets exactly its own
 EXACT_HINTS = ("01_tokens", "02_pooling", "03_embeddings", "04_rnn", "05_lstm_gru", "06_bidirectional", "07_cnn",
-               "08_positional", "09_ctc", "10_crf", "11_seq2seq", "12_transformer", "13_gpt")
+               "08_positional", "09_ctc", "10_crf", "11_seq2seq", "12_transformer", "13_gpt", "14_ssm")
 
 
 @pytest.fixture(scope="module")

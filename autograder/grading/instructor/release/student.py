@@ -119,6 +119,10 @@ DERIVED: dict[str, tuple[str, str | None]] = {
     "seqmodels.layers.transformer.transformer_inputs": ("transformer_encode", """
         return transformer_encode(ids, torch.ones_like(ids, dtype=torch.bool), embedding, [], 1)
     """),
+    # chapter 14's linear recurrence in chunks: linear_scan by another route
+    "seqmodels.layers.scan_chunked.chunked_linear_scan": ("linear_scan", """
+        return linear_scan(a, b)
+    """),
 }
 WITHHELD_MODULES = {"seqmodels.structured.ctc_triton": "ctc_loss", "seqmodels.structured.crf_triton": "crf_viterbi"}
 

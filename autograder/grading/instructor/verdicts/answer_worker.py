@@ -79,18 +79,25 @@ _audit, _switching = _auditor()
 _PRIVATE_PACKAGES: set[str] = set()
 
 
+_counting: dict = {"counter": None}  # the counter of the graded call now running (AnswerPeer.resolve), for new threads
+
+
 def _profiled_thread_starts() -> None:
     """Every new thread (``threading``'s and raw ``_thread`` ones) runs under the profile hook of its starter."""
     start = _thread.start_new_thread
 
     def start_new_thread(function, args, kwargs=None):
         hook = sys.getprofile()  # the forbidden-call watcher, while a graded function runs
+        counter = _counting["counter"]  # the PyTorch calls of the graded call now running, if counted
 
         def run(*a, **k):
             with _switching:
                 sys.setprofile(hook)
             _enter_trap()  # torch's function modes are per thread
-            return function(*a, **k)
+            if counter is None:
+                return function(*a, **k)
+            with counter.for_thread():  # a loop moved into a thread still counts
+                return function(*a, **k)
 
         return start(run, args, kwargs or {})
 
@@ -278,6 +285,7 @@ class AnswerPeer(Peer):
         function = self.namespace[handle]
         template = self.watchers.get(handle, self.watchers[None])
         self.counter = TorchCallCounter() if message.get("count") else None  # the checker asked for the count
+        _counting["counter"] = self.counter
 
         def watched(*args, **kwargs):
             _start_cpu_budget(self.cpu_s)

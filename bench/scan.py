@@ -1,0 +1,85 @@
+"""Benchmark: chapter 14's linear recurrence h_t = a_t ⊙ h_{t−1} + b_t (Mamba's scan over a D·N state), three ways.
+
+    .venv/bin/python bench/scan.py [--device cuda|cpu] [--lengths 1024 4096 ...] [--rounds N] [--json PATH]
+
+Rows, for one sequence (batch 1) of width D = 256 with N = 16 states per channel, so a D·N = 4,096-wide state:
+
+  loop over t       anchor: the recurrence one step at a time (chapter 04's way, chapter 14's oracle)
+  parallel scan     ``seqmodels.linear_scan``: Hillis-Steele, ⌈log₂ L⌉ rounds over the whole sequence
+  chunked           ``seqmodels.layers.scan_chunked.chunked_linear_scan``: chunks of ⌈√L⌉ steps, the candidate
+                    fast path (issue 39's target on 2 CPU threads: >= 10x the loop at L = 4,096; not met on
+                    2026-12-06, see bench/README.md)
+
+Reported: tokens/s of each at each length (L = 1,024 to 16,384), and each one's ratio to the loop in the same
+round. Rows are timed ``--rounds`` times, interleaved, the best kept; on a busy machine only the ratios within one
+run mean anything. The parallel scan holds about six [L, D·N] float32 tensors at once (1.6 GB at L = 16,384):
+``--parallel-max`` skips it above a length. ``measure(device)`` returns the results for the GPU session to call.
+"""
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import torch
+from report import bench_device, run_facts, synchronize, write_json
+from seqmodels.layers.scan import linear_scan
+from seqmodels.layers.scan_chunked import chunked_linear_scan
+
+WIDTH, STATES = 256, 16
+
+
+def loop_scan(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    h, states = torch.zeros_like(b[:, 0]), []
+    for t in range(a.shape[1]):
+        h = a[:, t] * h + b[:, t]
+        states.append(h)
+    return torch.stack(states, dim=1)
+
+
+VIEWS = {"loop over t": loop_scan, "parallel scan": linear_scan, "chunked": chunked_linear_scan}
+
+
+def seconds(view, a, b, device) -> float:
+    synchronize(device)
+    start = time.perf_counter()
+    with torch.no_grad():
+        view(a, b)
+    synchronize(device)
+    return time.perf_counter() - start
+
+
+def measure(device: torch.device, lengths=(1024, 2048, 4096, 8192, 16384), rounds: int = 3,
+            parallel_max: int = 16384) -> dict:
+    results = {"facts": run_facts(device, width=WIDTH, states=STATES, rounds=rounds), "rows": []}
+    print(f"{'L':>7} {'view':>16} {'tokens/s':>12} {'x loop':>8}")
+    for L in lengths:
+        g = torch.Generator().manual_seed(L)
+        a = (torch.rand(1, L, WIDTH * STATES, generator=g) * 0.5 + 0.5).to(device)
+        b = torch.randn(1, L, WIDTH * STATES, generator=g).to(device)
+        views = {name: view for name, view in VIEWS.items() if name != "parallel scan" or L <= parallel_max}
+        best = {name: float("inf") for name in views}
+        for _ in range(rounds):  # interleaved, so that a burst of load hits every view alike
+            for name, view in views.items():
+                best[name] = min(best[name], seconds(view, a, b, device))
+        for name, s in best.items():
+            row = {"L": L, "view": name, "tokens_per_s": L / s, "ratio_to_loop": best["loop over t"] / s}
+            results["rows"].append(row)
+            print(f"{L:>7,} {name:>16} {row['tokens_per_s']:>12,.0f} {row['ratio_to_loop']:>7.1f}x")
+        del a, b
+    return results
+
+
+def main(argv: list[str]) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--device")
+    parser.add_argument("--lengths", type=int, nargs="+", default=[1024, 2048, 4096, 8192, 16384])
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--parallel-max", type=int, default=16384)
+    parser.add_argument("--json", type=Path)
+    args = parser.parse_args(argv)
+    device = bench_device(args.device)
+    write_json(args.json, measure(device, args.lengths, args.rounds, args.parallel_max))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
