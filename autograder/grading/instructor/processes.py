@@ -4,7 +4,8 @@ A grading command that is itself stopped (killed, even with SIGKILL) takes them 
 ends when the command's end of its stdin hangs up (grading.instructor.workers.local), each process started
 from a worker ends with the thread that started it (:func:`dies_with_parent`, the kernel's parent-death
 signal), and the files a worker writes about a student live in its scratch folder (:func:`scratch_folder`),
-removed when it ends and, failing that, by the next grading command on this machine.
+removed when it ends. Failing that, a folder named after a process no longer running is removed by the next
+process on this machine that makes one of its kind (:func:`own_folder`).
 """
 import ctypes
 import os
@@ -14,11 +15,11 @@ import signal
 import subprocess
 import sys
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 SCRATCH = "GRADING_SCRATCH"  # the environment variable naming a grading worker's scratch folder
-_SCRATCH_PREFIX = "grading-scratch-"  # then the pid of the grading command that made it
 _PR_SET_PDEATHSIG = 1
 
 
@@ -47,19 +48,33 @@ def dies_with_parent() -> Callable[[], None] | None:
     return in_the_child
 
 
-def scratch_folder() -> Path:
-    """A new folder for one grading worker's files (the student's notebook while it is checked), named after this
-    process, after removing those that grading commands no longer running left behind (killed with their worker)."""
-    for folder in Path(tempfile.gettempdir()).glob(_SCRATCH_PREFIX + "*"):
-        owner = re.match(rf"{_SCRATCH_PREFIX}(\d+)-", folder.name)
+def own_folder(prefix: str, parent: str | None = None) -> Path:
+    """A new folder ``<prefix><pid>-*`` in ``parent`` (the system's temporary folder by default), named after this
+    process, after removing the folders of its kind there whose process is no longer running (killed before it
+    could remove them)."""
+    parent = Path(parent or tempfile.gettempdir())
+    for folder in parent.glob(prefix + "*"):
+        owner = re.match(rf"{re.escape(prefix)}(\d+)-", folder.name)
         if owner and not _running(int(owner.group(1))):
             shutil.rmtree(folder, ignore_errors=True)
-    return Path(tempfile.mkdtemp(prefix=f"{_SCRATCH_PREFIX}{os.getpid()}-"))
+    return Path(tempfile.mkdtemp(prefix=f"{prefix}{os.getpid()}-", dir=parent))
 
 
-def in_scratch(prefix: str) -> tempfile.TemporaryDirectory:
-    """A temporary folder in this grading worker's scratch folder (SCRATCH), or in the system's where there is none."""
-    return tempfile.TemporaryDirectory(prefix=prefix, dir=os.environ.get(SCRATCH))
+def scratch_folder() -> Path:
+    """A new folder for one grading worker's files (the student's notebook while it is checked), made by the
+    grading command, which removes it with the worker (as does the worker when the command has ended)."""
+    return own_folder("grading-scratch-")
+
+
+@contextmanager
+def in_scratch(prefix: str) -> Iterator[Path]:
+    """A temporary folder in this grading worker's scratch folder (SCRATCH), or in the system's where there is none
+    (a queue's worker): removed at the end, or by the next one made where this process was killed first."""
+    folder = own_folder(prefix, os.environ.get(SCRATCH))
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def _running(pid: int) -> bool:

@@ -192,10 +192,10 @@ class Checker:
         """The verdict of the test cell ``label`` that the notebook's backstop stopped (``started``) or kept from
         running."""
         self.not_checked.append(label)
-        when = "while this test ran" if started else "before this test ran"
+        when, where = ("while this test ran", "here") if started else ("before this test ran", "in a test above")
         return Verdict(False, "", "TimeoutError", f"the notebook's time limit of {self.notebook_s:g} s ran out {when}, "
-                                                  "so it earns no points (the tests checked before it keep theirs; "
-                                                  "an answer that runs long, or an endless loop, in a test above?)")
+                                                  "so it earns no points; the tests checked before it keep theirs "
+                                                  f"(an endless loop or a slow answer {where}?)")
 
     def _verdict(self, pieces: list, label: str) -> tuple[Verdict, bool]:
         """(the verdict, whether the answers ran out of time); the cell's CPU time is the worker's to count, and

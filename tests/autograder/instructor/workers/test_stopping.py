@@ -14,7 +14,7 @@ import tempfile
 
 import pytest
 from grading.instructor.course import REPO
-from grading.instructor.processes import scratch_folder
+from grading.instructor.processes import SCRATCH, in_scratch, scratch_folder
 
 from tests.autograder.instructor.test_grade import CHAPTER, cell_index, notebook_of
 
@@ -114,3 +114,18 @@ def test_the_next_command_removes_the_scratch_folders_of_commands_killed_with_th
     assert mine.parent == tmp_path and mine.name.startswith(f"grading-scratch-{os.getpid()}-")
     assert not orphaned.exists()
     assert (running / "verdicts-c3" / "submission.ipynb").is_file()  # a grading command still running keeps its own
+
+
+def test_a_verdicts_folder_of_a_killed_process_goes_when_the_next_notebook_is_checked(tmp_path, monkeypatch):
+    # a queue's worker has no scratch folder: its pool processes check in the system's temporary folder, and one
+    # killed mid-notebook (out of memory, say) leaves the student's notebook there until its sibling checks the next
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    monkeypatch.delenv(SCRATCH, raising=False)
+    ended = subprocess.Popen([sys.executable, "-c", "pass"])
+    ended.wait()
+    killed = tmp_path / f"verdicts-{ended.pid}-d4"
+    killed.mkdir()
+    (killed / "submission.ipynb").write_text("{}")
+    with in_scratch("verdicts-") as folder:
+        assert folder.parent == tmp_path and not killed.exists()
+    assert not folder.exists()
