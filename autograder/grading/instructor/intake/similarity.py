@@ -11,8 +11,8 @@ tokenised with names and strings replaced, cut into k-grams, hashed and winnowed
 fingerprints. Fingerprints of the code the students were given (the release notebook: stubs,
 imports, the test cells' calls) are left out, and so are those shared by more students than a
 copy ring would be (:func:`common`, as MOSS's ``-m``): short functions that everybody writes the
-same way. :func:`pairs` lists two students whose remaining fingerprints mostly coincide, in more than
-one-line answers, and :func:`clusters` the rings of three or more they form. copydetect's k-grams are
+same way. :func:`pairs` lists two students whose remaining fingerprints mostly coincide, and
+:func:`clusters` the rings of three or more they form. copydetect's k-grams are
 hashed with BLAKE2b (:func:`_stable_hashes`), so the same files give the same shares in every run.
 """
 import ast
@@ -86,10 +86,7 @@ def near_copies(source: str) -> list[tuple[str, float]]:
 NOISE, GUARANTEE = 25, 30
 PAIR_THRESHOLD = 0.6  # share of each student's fingerprinted answer found in the other's
 MIN_SHARED = 60  # characters of own filtered code in common (a one-line answer is 15 to 40): less is a coincidence
-ONE_LINER = 40  # a function with less filtered code in common than this shares what anybody could write alike
-# a passage is the class's common code when more than a tenth of the class has it, and more than RING students:
-# a ring of up to RING copies is found in a class of 10 as in one of 1,000
-COMMON_SHARE, RING = 0.1, 5
+COMMON_SHARE = 0.1  # a passage in more than this share of the class (and more than two) is common code
 
 
 @contextmanager
@@ -124,7 +121,7 @@ def _fingerprint(code: str, boilerplate=None) -> CodeFingerprint:
 
 def common(prints: dict[str, CodeFingerprint]) -> set[int]:
     """Fingerprints more students share than a copy ring would: the class's common code."""
-    most = max(RING, math.floor(COMMON_SHARE * len(prints)))
+    most = max(2, math.floor(COMMON_SHARE * len(prints)))
     counts: dict[int, int] = {}
     for found in prints.values():
         for fingerprint in found.hashes:
@@ -136,16 +133,6 @@ def own_lines(code: str, given: str) -> str:
     """The lines of ``code`` that are not lines of the given code (signatures, docstrings, stubs, blank lines)."""
     handed_out = {line.strip() for line in given.splitlines()}
     return "\n".join(line for line in code.splitlines() if line.strip() not in handed_out)
-
-
-def functions(code: str) -> dict[str, str]:
-    """The answer's top-level functions by name (the whole code under "" where it does not parse)."""
-    try:
-        tree = ast.parse(code)
-    except SyntaxError:
-        return {"": code}
-    return {node.name: ast.get_source_segment(code, node) for node in tree.body
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
 
 
 @dataclass
@@ -165,7 +152,6 @@ def pairs(answers: dict[str, str], given: str) -> list[Pair]:
 
 
 def _pairs(answers: dict[str, str], given: str) -> list[Pair]:
-    whole = answers
     answers = {student: own_lines(code, given) for student, code in answers.items()}
     given_prints = list(_fingerprint(given).hashes)  # what stays of it inside longer lines
     first = {student: _fingerprint(code, given_prints) for student, code in answers.items()}
@@ -178,25 +164,12 @@ def _pairs(answers: dict[str, str], given: str) -> list[Pair]:
     candidates = {(a, b) for students in owners.values() for a in students for b in students if a < b}
     found = []
     for a, b in sorted(candidates):
-        _, shares, slices = compare_files(prints[a], prints[b])
-        if min(shares) >= PAIR_THRESHOLD and _beyond_one_liners(whole[a], whole[b], given, ignored) >= MIN_SHARED:
+        shared, shares, slices = compare_files(prints[a], prints[b])
+        if shared >= MIN_SHARED and min(shares) >= PAIR_THRESHOLD:
             matched = tuple([(int(start), int(end)) for start, end in zip(*ends)] for ends in slices)
             found.append(Pair((a, b), (round(float(shares[0]), 2), round(float(shares[1]), 2)),
                               (answers[a], answers[b]), matched))
     return found
-
-
-def _beyond_one_liners(a: str, b: str, given: str, ignored: list[int]) -> int:
-    """Filtered characters the two answers share in functions of the same name, leaving out every function whose
-    share is shorter than ONE_LINER: a few short answers that everybody writes alike are no copy however many."""
-    theirs = functions(b)
-    total = 0
-    for name, code in functions(a).items():
-        if name in theirs:
-            shared, _, _ = compare_files(_fingerprint(own_lines(code, given), ignored),
-                                         _fingerprint(own_lines(theirs[name], given), ignored))
-            total += shared if shared >= ONE_LINER else 0
-    return int(total)
 
 
 def clusters(found: list[Pair]) -> list[list[str]]:

@@ -3,8 +3,8 @@
 A class of chapter 01 in which ben copied ana's answers, renaming every variable and adding
 comments, and cleo, dev and eli each wrote their own: their long functions differ, their short
 ones (``return E[ids]`` and the like) are the same as everybody's. Only ana and ben are paired.
-Then fay copies ana's long answers too and writes two short ones herself: the three are a ring, found in
-this class of six, reported as one group, with the same shares in every process.
+Then fay copies ana's long answers too and writes two short ones herself, in a class of 30 (the others hand in
+the untouched notebook): the three are a ring, reported as one group, with the same shares in every process.
 """
 import csv
 import os
@@ -156,12 +156,14 @@ def test_two_one_liners_written_alike_are_a_coincidence():
 
 
 def with_a_ring_of_three() -> dict[str, str]:
-    """The class and fay, whose long answers are ana's disguised and whose last two are her own short ones."""
-    ana = solution_bodies()
-    return {**the_class(), "fay": handed_in([disguised(body) for body in ana[:-2]] + SHORT[2:])}
+    """The class, fay, whose long answers are ana's disguised and whose last two are her own short ones, and 24
+    students who handed in the untouched notebook: 30, so that a passage of three is not the class's common code."""
+    ana, untouched = solution_bodies(), answer_code(notebook(NOTEBOOKS))
+    return {**the_class(), "fay": handed_in([disguised(body) for body in ana[:-2]] + SHORT[2:]),
+            **{f"stub{n:02d}": untouched for n in range(24)}}
 
 
-def test_a_ring_of_three_in_a_small_class_is_found_and_reported_as_one_group(tmp_path):
+def test_a_ring_of_three_is_found_and_reported_as_one_group(tmp_path):
     found = pairs(with_a_ring_of_three(), given_code(notebook(NOTEBOOKS)))
     assert [pair.students for pair in found] == [("ana", "ben"), ("ana", "fay"), ("ben", "fay")]
     for student, code in with_a_ring_of_three().items():
