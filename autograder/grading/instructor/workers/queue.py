@@ -25,7 +25,8 @@ key with a short lifetime (``grading.alive.<worker>``, every HEARTBEAT_S, lastin
 notebook it receives under the task's id with the message's delivery tag (``grading.taken.<task>``). The grading
 command, while it waits for a notebook, looks whether the worker that took it still beats; when it stopped (killed
 whole, or its machine gone), the command puts the message back in the queue at once (kombu's ``restore_by_tag``)
-and says which notebooks went back from which worker. The next delivery counts it as one lost worker, as a killed
+and says which notebooks went back from which worker; every SHOWN_EVERY_S it says which notebooks each worker
+holds, when that changed. The next delivery counts it as one lost worker, as a killed
 pool process is. The visibility timeout stays as long as before, for slow notebooks.
 
 A notebook that stops every worker that takes it (it makes the machine run out of memory, say) would come back
@@ -66,6 +67,7 @@ NO_WORKER_WARNING_S = 2  # how long the command waits for a worker to answer a p
 DELIVERIES_KEPT_S = 86400  # how long Redis keeps a notebook's count of deliveries: as long as Celery's results
 HEARTBEAT_S = 2  # how often a worker's main process says that it is alive
 HEARTBEAT_TTL_S = 15  # a worker silent this long is lost: several missed beats, so a busy machine is not taken for one
+SHOWN_EVERY_S = 5  # how often the command says which notebooks are on which worker, when that changed
 
 app = Celery("grading", set_as_current=False)
 app.conf.update(
@@ -184,6 +186,9 @@ class QueueWorkers(GradingWorkers):
         self._in_flight = in_flight
         self._sending = threading.Lock()  # one Celery producer, shared by the threads that grade
         self.recorded: dict[str, Recorded] = {}  # by task id: what this command has recorded
+        self._waiting: dict[str, str] = {}  # task id: student, of the notebooks handed out and not back yet
+        self._closed = threading.Event()
+        threading.Thread(target=self._show_in_flight, name="in-flight", daemon=True).start()
 
     @property
     def in_flight(self) -> int:
@@ -195,6 +200,7 @@ class QueueWorkers(GradingWorkers):
         task_id = key(chapter, student, text, checker)
         with self._sending:
             result = verdicts.apply_async((chapter, text, checker), task_id=task_id, time_limit=timeout)
+        self._waiting[task_id] = student
         looked = time.monotonic()
         while result.state not in ("SUCCESS", "FAILURE"):
             time.sleep(POLL_S)
@@ -202,6 +208,7 @@ class QueueWorkers(GradingWorkers):
                 self._put_back_if_lost(task_id, student)
                 looked = time.monotonic()
         self.app.backend.client.delete(_taken(task_id))
+        self._waiting.pop(task_id, None)
         if result.state == "FAILURE":
             if isinstance(result.result, TimeLimitExceeded):
                 raise WorkerTimeout(f"ran longer than {timeout:g} s")
@@ -229,6 +236,25 @@ class QueueWorkers(GradingWorkers):
             connection.default_channel.qos.restore_by_tag(taken["tag"], leftmost=True)
         print(f"grading worker {taken['worker']} sent no heartbeat for {HEARTBEAT_TTL_S} s: {student}'s notebook "
               "goes back to the queue", file=sys.stderr)
+
+    def _show_in_flight(self) -> None:
+        """Say, when it changed, which students' notebooks each worker holds (as the workers noted them)."""
+        shown = None
+        while not self._closed.wait(SHOWN_EVERY_S):
+            waiting = dict(self._waiting)
+            holders = self.app.backend.client.mget([_taken(task) for task in waiting]) if waiting else []
+            on: dict[str, list[str]] = {}
+            for student, taken in zip(waiting.values(), holders):
+                if taken:
+                    on.setdefault(json.loads(taken)["worker"], []).append(student)
+            said = "; ".join(f"{worker}: {', '.join(sorted(students))}" for worker, students in sorted(on.items()))
+            if said and said != shown:
+                print(f"in flight: {said}", file=sys.stderr)
+            shown = said
+
+    def close(self) -> None:
+        self._closed.set()
+        super().close()
 
     def _record(self, chapter: str, student: str, task_id: str, result: dict, checker: dict[str, int],
                 options: list[str]) -> tuple[bool, str]:

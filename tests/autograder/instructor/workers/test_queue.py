@@ -269,3 +269,4 @@ def test_a_worker_whose_main_process_is_killed_has_its_notebook_graded_by_anothe
     assert workers.backend.client.get(f"grading.deliveries.{task}") == b"2"
     said = capfd.readouterr().err
     assert f"grading worker {name} sent no heartbeat" in said and "goes back to the queue" in said, said
+    assert re.search(r"^in flight: .*@test: \w", said, re.MULTILINE), said  # which notebooks each worker holds
