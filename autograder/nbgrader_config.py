@@ -65,8 +65,9 @@ c.Autograde.autograde_preprocessors = [
     "nbgrader.preprocessors.IgnorePattern",
     "nbconvert.preprocessors.ClearMetadataPreprocessor",
     "nbgrader.preprocessors.LimitOutput",
-    # nbgrader's SaveAutoGrades, keeping the grades of written answers that did not change
-    "grading.instructor.gradebook.regrade.KeepWrittenGrades",
+    # nbgrader's SaveAutoGrades, keeping the grades given by hand (written answers, test cells overridden) whose
+    # answers did not change
+    "grading.instructor.gradebook.regrade.KeepHandGrades",
     "nbgrader.preprocessors.AssignLatePenalties",
     "nbgrader.preprocessors.CheckCellMetadata",
 ]

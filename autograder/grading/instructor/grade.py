@@ -28,6 +28,7 @@ from pathlib import Path
 
 import nbformat
 from nbgrader.api import MissingEntry
+from sqlalchemy.exc import SQLAlchemyError
 from tqdm import tqdm
 
 from grading.instructor.gradebook import database, deadlines, flags, roster
@@ -188,20 +189,23 @@ def grade(chapter: str, folder: Path, workdir: Path = CLASSWORK, jobs: int = 2, 
     ``workers`` lends processes that outlive this call, on this machine or behind a queue
     (grading.instructor.workers), else ``jobs`` local ones are started and stopped here;
     ``on_graded(student)`` is called as each notebook is done (beside or instead of the progress bar)."""
+    submissions = collect(folder, chapter, layout, id_pattern)
+    if not submissions:
+        raise GradingError(f"nothing to grade: {folder} holds no file or folder; give the folder or zip file of "
+                           "the hand-ins as the LMS or nbgrader collect delivers them")
     with ExitStack() as stack:
         if workers is None:
             workers = stack.enter_context(GradingWorkers(jobs))
-        return _grade(chapter, folder, workdir, force, id_pattern, limits, progress, layout, workers,
+        return _grade(chapter, submissions, workdir, force, limits, progress, workers,
                       on_graded or (lambda student: None))
 
 
-def _grade(chapter: str, folder: Path, workdir: Path, force: bool, id_pattern: str | None, limits: Limits,
-           progress: bool, layout: str, workers: Workers, on_graded: Callable[[str], None]) -> list[Outcome]:
+def _grade(chapter: str, submissions: list[Submission], workdir: Path, force: bool, limits: Limits,
+           progress: bool, workers: Workers, on_graded: Callable[[str], None]) -> list[Outcome]:
     options = workdir_options(workdir)
     with ThreadPoolExecutor(max_workers=workers.in_flight) as pool:
         workers.check("generate_assignment", chapter, "--force",
                       f"--CourseDirectory.release_directory={workdir / 'release'}", *options)
-        submissions = collect(folder, chapter, layout, id_pattern)
         # Canvas's download names carry each person's Canvas user id, which its grade import matches by
         roster.record_canvas_ids(database.url(workdir), {s.student: s.hand_ins[0].identity for s in submissions
                                                          if s.layout == "canvas" and s.hand_ins[0].identity})
@@ -232,13 +236,17 @@ def _grade(chapter: str, folder: Path, workdir: Path, force: bool, id_pattern: s
                 _write_failure_feedback(workdir, chapter, submission.student, submission.fatal)
         flags.record(database.url(workdir), chapter, {s.student: (s.fatal, s.notes) for s in submissions})
         # feedback rebuilt from the gradebook for everybody whose grades changed since their page was written
-        # (graded now, or graded by hand, regraded or unflagged since), whichever folder they handed in from
+        # (graded now, or graded by hand, regraded or unflagged since) and everybody whose page was deleted,
+        # whichever folder they handed in from
         rows = _rows(workdir, chapter)
         graded = {s.student for s in to_grade}
         with_feedback = [student for student, row in rows.items()
                          if row.state not in (export.FAILED, export.NOT_HANDED_IN)
                          and (workdir / "autograded" / student / chapter).is_dir()]
+        deleted = {student for student in with_feedback
+                   if not (workdir / "feedback" / student / chapter / f"{chapter}.html").is_file()}
         stale = set(outdated.outdated(database.url(workdir), chapter, with_feedback)) | (graded & set(with_feedback))
+        stale |= deleted
         list(pool.map(lambda student: workers.check("generate_feedback", chapter, f"--student={student}", "--force",
                                                     *options), sorted(stale)))
         outdated.record(database.url(workdir), chapter, sorted(stale))
@@ -254,7 +262,7 @@ def _pending(outcome: Outcome) -> list[str]:
     if row and row.awaiting:
         said.append(f"{row.awaiting:g} points of written answers awaiting manual grading (counted as 0)")
     if row and row.to_review:
-        said.append(f"{row.to_review:g} points of written answers changed since graded (grade kept, to review)")
+        said.append(f"{row.to_review:g} points graded by hand whose answers changed since (grade kept, to review)")
     return said
 
 
@@ -264,8 +272,8 @@ def summary(outcomes: list[Outcome]) -> str:
     for o in outcomes:
         status = o.row.status if o.row else export.NOT_GRADED
         score = f"{o.row.score:5.1f}" if o.row and o.row.score is not None else f"{'-':>5}"
-        notes = "; ".join([status] + _pending(o) + ([o.submission.fatal] if o.submission.fatal else [])
-                          + o.submission.notes)
+        reason = [o.submission.fatal] if o.submission.fatal and o.submission.fatal not in status else []
+        notes = "; ".join([status] + _pending(o) + reason + o.submission.notes)
         lines.append(f"{o.submission.student:<20} {o.status:<8} {score} / {o.max_score:<4.1f}  {notes}")
     count = {status: sum(o.status == status for o in outcomes) for status in ("graded", "skipped", "failed")}
     flagged = sum(o.submission.flagged for o in outcomes)
@@ -317,14 +325,19 @@ def main(argv: list[str] | None = None) -> int:
         print(f"note: the current folder is not in that course: this environment grades with {REPO}'s notebooks; "
               "run the copy's own environment to grade with the copy", file=sys.stderr)
     try:
+        workdir.mkdir(parents=True, exist_ok=True)  # where the SQLite gradebook of a new class goes
         if args.gradebook:
             database.choose(workdir, args.gradebook)
         print(f"gradebook: {database.shown(database.url(workdir))}")
         deadlines.record(database.url(workdir), args.chapter, args.due, args.late_penalty)
         if args.roster:
             roster.record(database.url(workdir), roster.read(args.roster))
+            roster.record_canvas_assignments(database.url(workdir), roster.canvas_assignments(args.roster))
     except (ValueError, OSError) as error:
         parser.error(str(error))
+    except SQLAlchemyError as error:
+        why = getattr(error, "orig", None) or error
+        parser.error(f"the gradebook {database.shown(database.url(workdir))} could not be opened: {why}")
     try:
         with ExitStack() as stack:
             workers = None
@@ -339,7 +352,10 @@ def main(argv: list[str] | None = None) -> int:
         print(error, file=sys.stderr)
         return 1
     print(summary(outcomes))
-    for gap in export.unmatched(list(_rows(workdir, args.chapter).values())):
+    with database.opened(database.url(workdir)) as gradebook:
+        gaps = export.unmatched(export.rows(gradebook, args.chapter), args.chapter,
+                                roster.canvas_column(gradebook, args.chapter))
+    for gap in gaps:
         print(f"note: {gap}")
     grades = flags.chapter_folder(workdir, args.chapter)
     print(f"\ngrades: {grades / export.GRADES} (for your LMS: {export.CANVAS}, {export.MOODLE} there)\n"

@@ -16,6 +16,7 @@ import pytest
 
 from grading.instructor.example_class import build_submission, load_students
 from grading.instructor.grade import Limits, grade, main, summary
+from grading.instructor.gradebook import database
 from tests.autograder.instructor.intake.hand_ins import zipped
 
 CHAPTER = "01_tokens"
@@ -129,6 +130,20 @@ def test_a_second_run_resumes_and_regrades_only_what_changed(graded):
     assert outcomes["grace"].status == "graded" and outcomes["grace"].score == 20
     assert all(o.status == "skipped" for s, o in outcomes.items() if s not in {"grace", "carol", "dave", "heidi"})
     assert outcomes["alice"].score == 20 and outcomes["judy"].score == 17
+
+
+def test_each_failure_reason_is_said_once_in_the_summary(graded):
+    outcomes, *_ = graded
+    line = next(line for line in summary(list(outcomes.values())).splitlines() if line.startswith("carol "))
+    assert line.count("empty file") == 1, line
+
+
+def test_a_deleted_feedback_page_is_written_again_by_the_next_run(graded):
+    _, workdir, inbox, workers = graded
+    page = workdir / "feedback" / "alice" / CHAPTER / f"{CHAPTER}.html"
+    page.unlink()
+    outcomes = {o.submission.student: o for o in grade(CHAPTER, inbox, workdir, progress=False, workers=workers)}
+    assert outcomes["alice"].status == "skipped" and page.is_file()
 
 
 def test_a_notebook_over_the_time_limit_scores_zero_and_says_so(tmp_path, grading_workers):
@@ -323,3 +338,17 @@ def test_the_command_refuses_a_work_folder_inside_the_input(tmp_path, capsys):
     with pytest.raises(SystemExit):
         main([POOLING, str(tmp_path / "inbox"), "--workdir", str(tmp_path / "inbox" / "work")])
     assert "never writes into the submissions it reads" in capsys.readouterr().err
+
+
+def test_an_empty_zip_is_refused_saying_so_and_a_roster_may_start_a_new_work_folder(tmp_path, capsys):
+    (tmp_path / "empty.zip").write_bytes(zipped({}))
+    (tmp_path / "export.csv").write_text('Student,ID,SIS User ID,SIS Login ID,Section,01_tokens (31416)\n'
+                                         '    Points Possible,,,,,25.00\n"Gödel, Kurt",4711,S001,kgodel,A,\n')
+    workdir = tmp_path / "new" / "classwork"  # nothing there yet
+    assert main([CHAPTER, str(tmp_path / "empty.zip"), "--workdir", str(workdir), "--roster",
+                 str(tmp_path / "export.csv")]) == 1
+    said = capsys.readouterr().err
+    assert "nothing to grade" in said and "empty.zip holds no file or folder" in said, said
+    assert "Traceback" not in said
+    with database.opened(database.url(workdir)) as gradebook:
+        assert [(s.id, s.lms_user_id) for s in gradebook.students] == [("gödelkurt", "4711")]

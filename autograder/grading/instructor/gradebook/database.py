@@ -19,9 +19,13 @@ nothing the grades depend on lives in the current folder or beside an SQLite fil
     what the LMS's roster says beyond nbgrader's student: SIS ids, section, Moodle's ID number
     (grading.instructor.gradebook.roster);
 ``course_written_answers``
-    a fingerprint of each written answer as last autograded (``seen``) and as last graded by
-    hand (``graded``), so that a regrade keeps a grade whose answer did not change
-    (grading.instructor.gradebook.regrade);
+    a fingerprint of what each cell's grade given by hand is for (a written answer's text; the
+    notebook's answers for a test cell whose score was overridden) as last autograded (``seen``)
+    and as last graded by hand (``graded``), so that a regrade keeps a grade whose answer did not
+    change (grading.instructor.gradebook.regrade);
+``course_canvas_assignments``
+    the column of each Canvas assignment in Canvas's grade export, ``Name (id)``, by name, so that
+    canvas.csv fills that assignment instead of creating one (grading.instructor.gradebook.roster);
 ``course_outputs``
     a fingerprint of each student's grades when their feedback page was last written, so that
     a run rebuilds the page of everybody whose grades changed since.
@@ -54,6 +58,8 @@ WRITTEN_ANSWERS = Table("course_written_answers", TABLES, Column("assignment", S
 ROSTER = Table("course_roster", TABLES, Column("student", String(128), primary_key=True),
                Column("sis_user_id", String(128)), Column("sis_login_id", String(128)), Column("section", String(256)),
                Column("id_number", String(128)))  # Moodle's
+CANVAS_ASSIGNMENTS = Table("course_canvas_assignments", TABLES, Column("name", String(256), primary_key=True),
+                           Column("column", String(300), nullable=False))
 OUTPUTS = Table("course_outputs", TABLES, Column("assignment", String(128), primary_key=True),
                 Column("student", String(128), primary_key=True), Column("fingerprint", String(64), nullable=False))
 

@@ -8,29 +8,35 @@ name only. A roster fills in the rest (``--roster``): the LMS's own grade export
 writes it:
 
 - Canvas (*Grades → Export*): ``Student`` ("Last, First"), ``ID``, ``SIS User ID``,
-  ``SIS Login ID``, ``Section``, then the assignments; the row under the header gives the
-  points possible;
+  ``SIS Login ID``, ``Section``, then the assignments, each column named ``Name (id)``; the row
+  under the header gives the points possible. The assignments' columns are kept too
+  (:func:`canvas_assignments`): Canvas's import fills the assignment a column names with its id,
+  and creates a new assignment for a column without one, so canvas.csv names the chapter's column
+  as the export does;
 - Moodle (*Grades → Export → Plain text file*): ``First name``, ``Last name``, ``ID number``,
   ``Institution``, ``Department``, ``Email address``, then the grade items.
 
 A Canvas row is the student whose hand-in came with its user id, else the id Canvas's download
-names give that person (the sortable name, lower case, letters and digits only: ``smithalice``);
+names give that person (the sortable name, lower case, letters and digits only: ``smithalice``,
+``gödelkurt``);
 a Moodle row is the student named after the full name (``Alice-Smith``, as its download names
 give). Names and e-mail go to nbgrader's student, the rest to the gradebook's ``course_roster``.
 """
 import csv
 import re
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
 from nbgrader.api import Gradebook
 from sqlalchemy import select
 
-from grading.instructor.gradebook.database import ROSTER, TABLES, opened
+from grading.instructor.gradebook.database import CANVAS_ASSIGNMENTS, ROSTER, TABLES, opened
 from grading.instructor.intake.lms import student_id
 
 CANVAS_HEADER = ["Student", "ID", "SIS User ID", "SIS Login ID", "Section"]
 MOODLE_HEADER = ["First name", "Last name", "ID number", "Institution", "Department", "Email address"]
+CANVAS_ASSIGNMENT = re.compile(r"(?P<name>.*\S) \((?P<id>\d+)\)")  # an assignment's column: "01_tokens (31416)"
 
 
 @dataclass
@@ -47,10 +53,14 @@ class Person:
     id_number: str | None = None  # Moodle's ID number
 
 
+def _table(path: Path) -> list[dict]:
+    with path.open(newline="", encoding="utf-8-sig") as handle:  # Excel and Moodle may write a byte-order mark
+        return list(csv.DictReader(handle))
+
+
 def read(path: Path) -> list[Person]:
     """The people in a Canvas or Moodle grade export (ValueError naming the columns expected otherwise)."""
-    with path.open(newline="", encoding="utf-8-sig") as handle:  # Excel and Moodle may write a byte-order mark
-        table = list(csv.DictReader(handle))
+    table = _table(path)
     columns = set(table[0]) if table else set()
     if set(CANVAS_HEADER) <= columns:
         return [_canvas(row) for row in table if row["ID"].strip().isdigit()]  # not "Points Possible"
@@ -71,8 +81,9 @@ def _canvas(row: dict) -> Person:
 
 
 def canvas_student_id(sortable_name: str) -> str:
-    """The student id Canvas's download names give a person: ``Smith, Alice`` -> ``smithalice``."""
-    return re.sub(r"[^0-9a-z]", "", sortable_name.lower()) or "unnamed"
+    """The student id Canvas's download names give a person: ``Smith, Alice`` -> ``smithalice``, ``Gödel, Kurt``
+    -> ``gödelkurt`` (letters of any script kept, as the intake keeps them: grading.instructor.intake.lms)."""
+    return re.sub(r"[\W_]", "", unicodedata.normalize("NFC", sortable_name).lower()) or "unnamed"
 
 
 def _moodle(row: dict) -> Person:
@@ -93,6 +104,34 @@ def record(db_url: str, people: list[Person]) -> None:
             _keep(gradebook, person.student, {key: getattr(person, key) for key in
                                               ("sis_user_id", "sis_login_id", "section", "id_number")})
         gradebook.db.commit()
+
+
+def canvas_assignments(path: Path) -> dict[str, str]:
+    """The assignments' columns of a Canvas grade export, by assignment name ({} for Moodle's)."""
+    table = _table(path)
+    columns = list(table[0]) if table else []
+    if not set(CANVAS_HEADER) <= set(columns):
+        return {}
+    found = (CANVAS_ASSIGNMENT.fullmatch(column.strip()) for column in columns)
+    return {match["name"]: match.group(0) for match in found if match}
+
+
+def record_canvas_assignments(db_url: str, columns: dict[str, str]) -> None:
+    """Keep the Canvas export's column of each assignment (the last export read says)."""
+    with opened(db_url) as gradebook:
+        for name, column in columns.items():
+            where = CANVAS_ASSIGNMENTS.c.name == name
+            known = gradebook.db.execute(select(CANVAS_ASSIGNMENTS).where(where)).first()
+            gradebook.db.execute(CANVAS_ASSIGNMENTS.update().where(where).values(column=column) if known
+                                 else CANVAS_ASSIGNMENTS.insert().values(name=name, column=column))
+        gradebook.db.commit()
+
+
+def canvas_column(gradebook: Gradebook, chapter: str) -> str | None:
+    """The column of Canvas's export for the assignment named ``chapter``, with its id; None if none was read."""
+    TABLES.create_all(gradebook.engine)
+    found = gradebook.db.execute(select(CANVAS_ASSIGNMENTS).where(CANVAS_ASSIGNMENTS.c.name == chapter)).first()
+    return found.column if found else None
 
 
 def record_canvas_ids(db_url: str, user_ids: dict[str, str]) -> None:

@@ -29,6 +29,7 @@ import io
 import os
 import re
 import time
+import unicodedata
 import zipfile
 from dataclasses import dataclass, replace
 from datetime import datetime, timezone
@@ -168,8 +169,9 @@ def attribute(hand_ins: list[HandIn], chapter: str, layout: str, id_pattern: str
 
 
 def student_id(name: str) -> str:
-    """A name as a student id for nbgrader's folders: spaces and other separators become "-"."""
-    return re.sub(r"[^\w.@-]+", "-", name.strip()).strip("-") or "unnamed"
+    """A name as a student id for nbgrader's folders: spaces and other separators become "-"; an accented letter is
+    one character (NFC), as a roster writes it, whether the zip file's name spelt it so or as letter and accent."""
+    return re.sub(r"[^\w.@-]+", "-", unicodedata.normalize("NFC", name).strip()).strip("-") or "unnamed"
 
 
 def _nbgrader_times(hand_ins: list[HandIn]) -> dict[tuple[str, str], datetime | None]:

@@ -11,22 +11,30 @@ tokenised with names and strings replaced, cut into k-grams, hashed and winnowed
 fingerprints. Fingerprints of the code the students were given (the release notebook: stubs,
 imports, the test cells' calls) are left out, and so are those shared by more students than a
 copy ring would be (:func:`common`, as MOSS's ``-m``): short functions that everybody writes the
-same way. :func:`pairs` lists two students whose remaining fingerprints mostly coincide.
+same way. :func:`pairs` lists two students whose remaining fingerprints mostly coincide, and
+:func:`clusters` the rings of three or more they form. copydetect's k-grams are
+hashed with BLAKE2b (:func:`_stable_hashes`), so the same files give the same shares in every run.
 """
 import ast
 import csv
 import difflib
-import math
+import hashlib
+import html
 import importlib
 import inspect
 import io
 import keyword
+import math
 import textwrap
 import tokenize
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 import nbformat
+import numpy as np
 from copydetect import CodeFingerprint, compare_files
+from copydetect import utils as copydetect_utils
 
 from grading.student.rules import REFERENCE_PACKAGE
 
@@ -81,6 +89,21 @@ MIN_SHARED = 60  # characters of own filtered code in common (a one-line answer 
 COMMON_SHARE = 0.1  # a passage in more than this share of the class (and more than two) is common code
 
 
+@contextmanager
+def _stable_hashes():
+    """copydetect hashes its k-grams with Python's hash(), which each process salts anew (PYTHONHASHSEED), so the
+    fingerprints winnowed, and the shares, changed from run to run; BLAKE2b gives the same hashes everywhere."""
+    def hashed_kgrams(string: str, k: int) -> np.ndarray:
+        return np.array([int.from_bytes(hashlib.blake2b(string[i:i + k].encode(), digest_size=8).digest(), "little",
+                                        signed=True) for i in range(len(string) - k + 1)], dtype=np.int64)
+
+    original, copydetect_utils.hashed_kgrams = copydetect_utils.hashed_kgrams, hashed_kgrams
+    try:
+        yield
+    finally:
+        copydetect_utils.hashed_kgrams = original
+
+
 def answer_code(notebook: nbformat.NotebookNode) -> str:
     """The code of a notebook's answer cells (nbgrader's solution cells), as one file."""
     return "\n\n".join(cell.source for cell in notebook.cells
@@ -112,8 +135,23 @@ def own_lines(code: str, given: str) -> str:
     return "\n".join(line for line in code.splitlines() if line.strip() not in handed_out)
 
 
-def pairs(answers: dict[str, str], given: str) -> list[tuple[str, str, float, float]]:
-    """(student, student, share of the first's answer in the second's, and the other way) for near-copies."""
+@dataclass
+class Pair:
+    """Two students whose answers are near-copies: each one's share of fingerprinted answer found in the other's,
+    and the matched passages, as (start, end) offsets in each one's own code (``code``)."""
+    students: tuple[str, str]
+    shares: tuple[float, float]
+    code: tuple[str, str]
+    matched: tuple[list[tuple[int, int]], list[tuple[int, int]]]
+
+
+def pairs(answers: dict[str, str], given: str) -> list[Pair]:
+    """The near-copies among the students' answer code, in the order of their names."""
+    with _stable_hashes():
+        return _pairs(answers, given)
+
+
+def _pairs(answers: dict[str, str], given: str) -> list[Pair]:
     answers = {student: own_lines(code, given) for student, code in answers.items()}
     given_prints = list(_fingerprint(given).hashes)  # what stays of it inside longer lines
     first = {student: _fingerprint(code, given_prints) for student, code in answers.items()}
@@ -126,19 +164,46 @@ def pairs(answers: dict[str, str], given: str) -> list[tuple[str, str, float, fl
     candidates = {(a, b) for students in owners.values() for a in students for b in students if a < b}
     found = []
     for a, b in sorted(candidates):
-        shared, (share_a, share_b), _ = compare_files(prints[a], prints[b])
-        if shared >= MIN_SHARED and min(share_a, share_b) >= PAIR_THRESHOLD:
-            found.append((a, b, round(float(share_a), 2), round(float(share_b), 2)))
+        shared, shares, slices = compare_files(prints[a], prints[b])
+        if shared >= MIN_SHARED and min(shares) >= PAIR_THRESHOLD:
+            matched = tuple([(int(start), int(end)) for start, end in zip(*ends)] for ends in slices)
+            found.append(Pair((a, b), (round(float(shares[0]), 2), round(float(shares[1]), 2)),
+                              (answers[a], answers[b]), matched))
     return found
 
 
-REPORT = "similar-pairs.csv"
+def clusters(found: list[Pair]) -> list[list[str]]:
+    """The students the pairs link, each group of three or more (a copy ring) once, sorted."""
+    linked: dict[str, set[str]] = {}
+    for pair in found:
+        a, b = pair.students
+        linked.setdefault(a, set()).add(b)
+        linked.setdefault(b, set()).add(a)
+    groups, seen = [], set()
+    for start in sorted(linked):
+        if start in seen:
+            continue
+        group, frontier = set(), [start]
+        while frontier:
+            student = frontier.pop()
+            if student not in group:
+                group.add(student)
+                frontier.extend(linked[student] - group)
+        seen |= group
+        if len(group) >= 3:
+            groups.append(sorted(group))
+    return groups
+
+
+REPORT, PAGE = "similar-pairs.csv", "similar-pairs.html"
 
 
 def class_report(folders: list[Path], chapter: str, given: nbformat.NotebookNode, out: Path) -> dict[str, list[str]]:
-    """Pair the hand-ins ``<folder>/<student>/<chapter>/<chapter>.ipynb`` of a whole class; write ``out/REPORT``.
+    """Pair the hand-ins ``<folder>/<student>/<chapter>/<chapter>.ipynb`` of a whole class; write ``out/REPORT``
+    (the shares) and ``out/PAGE`` (each pair's matched code side by side).
 
-    Returns, per student paired, a flag for the instructor (never a penalty).
+    Returns, per student paired, a flag for the instructor (never a penalty). It names the other student, or the
+    group of a copy ring, and no share: a flag the instructor cleared stays cleared while the same students match.
     """
     answers = {}
     for folder in folders:
@@ -148,14 +213,56 @@ def class_report(folders: list[Path], chapter: str, given: nbformat.NotebookNode
             except (OSError, ValueError):  # unreadable hand-ins are the intake's to report
                 continue
     found = pairs(answers, given_code(given))
+    rings = clusters(found)
+    ring_of = {student: ring for ring in rings for student in ring}
     out.mkdir(parents=True, exist_ok=True)
     with (out / REPORT).open("w", newline="") as handle:
         table = csv.writer(handle)
-        table.writerow(["student", "other_student", "share_of_student_in_other", "share_of_other_in_student"])
-        table.writerows(found)
+        table.writerow(["student", "other_student", "share_of_student_in_other", "share_of_other_in_student",
+                        "cluster"])
+        table.writerows([*pair.students, *pair.shares, " ".join(ring_of.get(pair.students[0], []))]
+                        for pair in found)
+    (out / PAGE).write_text(similar_pairs_page(chapter, found, rings))
     notes: dict[str, list[str]] = {}
-    for a, b, share_a, share_b in found:
-        for student, other, share in ((a, b, share_a), (b, a, share_b)):
-            notes.setdefault(student, []).append(
-                f"answers nearly the same as {other}'s ({share:.0%} of them found there; {REPORT}); not penalised")
+    for pair in found:
+        for student, other in (pair.students, pair.students[::-1]):
+            if student not in ring_of:
+                notes.setdefault(student, []).append(
+                    f"answers nearly the same as {other}'s ({REPORT}, {PAGE}); not penalised")
+    for ring in rings:
+        for student in ring:
+            said = f"answers nearly the same as those of a group of {len(ring)}: {', '.join(ring)} ({REPORT}, {PAGE})"
+            notes[student] = [said + "; not penalised"]
     return notes
+
+
+def similar_pairs_page(chapter: str, found: list[Pair], rings: list[list[str]]) -> str:
+    """An HTML page with each pair's own answer code side by side, the matched passages marked."""
+    style = ("table{border-collapse:collapse;width:100%}td{vertical-align:top;width:50%;border:1px solid #ccc;"
+             "padding:4px}pre{white-space:pre-wrap;margin:0}mark{background:#ffd27f}")
+    parts = [(f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{chapter}: similar answers</title>"
+              f"<style>{style}</style></head><body>"), f"<h1>{chapter}: near-copies between students</h1>",
+             ("<p>Each student's own answer code (without the lines of the notebook handed out); the passages found "
+              "in the other's are marked. A flag, never a penalty: the instructor decides.</p>")]
+    if rings:
+        parts.append("<h2>Groups</h2><ul>" + "".join(f"<li>{html.escape(', '.join(ring))}</li>" for ring in rings)
+                     + "</ul>")
+    for pair in found:
+        (a, b), (share_a, share_b) = pair.students, pair.shares
+        parts.append(f"<h2 id='{html.escape(a)}--{html.escape(b)}'>{html.escape(a)} and {html.escape(b)}</h2>"
+                     f"<table><tr><th>{html.escape(a)}: {share_a:.0%} found in {html.escape(b)}'s</th>"
+                     f"<th>{html.escape(b)}: {share_b:.0%} found in {html.escape(a)}'s</th></tr><tr>"
+                     + "".join(f"<td><pre>{_marked(code, spans)}</pre></td>"
+                               for code, spans in zip(pair.code, pair.matched))
+                     + "</tr></table>")
+    parts.append("</body></html>\n")
+    return "\n".join(parts)
+
+
+def _marked(code: str, spans: list[tuple[int, int]]) -> str:
+    text, at = [], 0
+    for start, end in sorted(spans):
+        start = max(start, at)
+        text += [html.escape(code[at:start]), "<mark>", html.escape(code[start:end]), "</mark>"]
+        at = max(at, end)
+    return "".join(text) + html.escape(code[at:])

@@ -10,8 +10,9 @@ For a chapter, ``<workdir>/<chapter>/`` gets three files (and ``flags.json``, gr
     ``score``, ``max_score``) and ``status``, ``autograded_score`` (the test cells, with any
     override made in formgrader), ``written_score`` (the written answers graded by hand),
     ``awaiting_manual_points`` (the points of written answers not graded yet), ``to_review_points``
-    (written answers graded by hand whose text changed since: the grade is kept and counted, and
-    awaits review, grading.instructor.gradebook.regrade), ``flagged``
+    (cells graded by hand whose answer changed since: written answers, and test cells whose score was
+    overridden; the grade is kept and counted, and awaits review, grading.instructor.gradebook.regrade),
+    ``flagged``
     (nbgrader's flag: ``yes`` or blank) and ``flags`` (the reasons, from flags.json). A student
     without a hand-in has blank scores, never 0.
 ``canvas.csv``, ``moodle.csv``
@@ -31,6 +32,8 @@ For a chapter, ``<workdir>/<chapter>/`` gets three files (and ``flags.json``, gr
 - ``graded``: every cell has its score;
 - ``awaiting manual grading``: written answers are not graded yet (``awaiting_manual_points``);
 - ``to review: written answers changed since they were graded`` (``to_review_points``);
+- ``to review: answers changed since a test cell's score was set by hand`` (an override in formgrader;
+  ``to_review_points``);
 - ``not graded yet``: handed in, but autograding did not finish (run the grading command again);
 - ``failed: <why>``: the hand-in could not be graded, and scores 0;
 - ``not handed in``;
@@ -54,9 +57,10 @@ from nbgrader.plugins import ExportPlugin
 
 from grading.instructor.gradebook import database, flags, roster
 
-GRADED, AWAITING, TO_REVIEW, NOT_GRADED, FAILED, NOT_HANDED_IN = (
+GRADED, AWAITING, TO_REVIEW, OVERRIDE_TO_REVIEW, NOT_GRADED, FAILED, NOT_HANDED_IN = (
     "graded", "awaiting manual grading", "to review: written answers changed since they were graded",
-    "not graded yet", "failed", "not handed in")
+    "to review: answers changed since a test cell's score was set by hand", "not graded yet", "failed",
+    "not handed in")
 FINAL = (GRADED, FAILED)  # the states whose score an LMS gets
 _CANVAS_IDS = ("lms_user_id", "sis_user_id", "sis_login_id")
 GRADES, CANVAS, MOODLE = "grades.csv", "canvas.csv", "moodle.csv"
@@ -139,13 +143,16 @@ def _score(row: Row, submission) -> None:
     row.written = sum((grade.score for grade in grades if grade.name in answers), 0.0)
     # a grade given by hand and marked for review (its answer changed since, gradebook.regrade) is kept and counted
     row.awaiting = sum((g.max_score for g in grades if g.needs_manual_grade and g.manual_score is None), 0.0)
-    row.to_review = sum((g.max_score for g in grades if g.needs_manual_grade and g.manual_score is not None), 0.0)
+    review = [g for g in grades if g.needs_manual_grade and g.manual_score is not None]
+    row.to_review = sum((g.max_score for g in review), 0.0)
     row.raw, row.penalty = row.autograded + row.written, submission.late_submission_penalty or 0.0
     row.score = max(0.0, row.raw - row.penalty)
     if any(grade.auto_score is None and grade.manual_score is None for grade in tests):
         row.state = NOT_GRADED
     else:
-        row.state = AWAITING if row.awaiting else TO_REVIEW if row.to_review else GRADED
+        written_review = any(g.name in answers for g in review)
+        row.state = (AWAITING if row.awaiting else TO_REVIEW if written_review else OVERRIDE_TO_REVIEW if review
+                     else GRADED)
 
 
 def _text(value) -> str:
@@ -154,8 +161,11 @@ def _text(value) -> str:
     return str(round(value, 2)) if isinstance(value, float) else str(value)
 
 
-def write(folder: Path, chapter: str, duedate: datetime | None, chapter_rows: list[Row]) -> list[Path]:
-    """grades.csv, canvas.csv and moodle.csv of the chapter in ``folder``; their paths."""
+def write(folder: Path, chapter: str, duedate: datetime | None, chapter_rows: list[Row],
+          canvas_column: str | None) -> list[Path]:
+    """grades.csv, canvas.csv and moodle.csv of the chapter in ``folder``; their paths. ``canvas_column``: the
+    chapter's column in Canvas's grade export, ``Name (id)`` (gradebook.roster), without which Canvas's import
+    creates an assignment named after the chapter."""
     folder.mkdir(parents=True, exist_ok=True)
     final = [row for row in chapter_rows if row.state in FINAL]
     tables = {
@@ -165,7 +175,7 @@ def write(folder: Path, chapter: str, duedate: datetime | None, chapter_rows: li
                              "; ".join(row.flags)] for row in chapter_rows]),
         # Canvas matches a row by ID (its user id), else by SIS User ID or SIS Login ID; the row under the
         # header gives the points of a new assignment, as Canvas's own export writes it
-        CANVAS: (roster.CANVAS_HEADER + [chapter],
+        CANVAS: (roster.CANVAS_HEADER + [canvas_column or chapter],
                  [["    Points Possible", "", "", "", "", chapter_rows[0].max_score if chapter_rows else ""]]
                  + [[row.name, *(row.lms.get(key) for key in _CANVAS_IDS), row.lms.get("section"), row.score]
                     for row in final if _canvas_id(row)]),
@@ -186,8 +196,9 @@ def _canvas_id(row: Row) -> bool:
     return any(row.lms.get(key) for key in _CANVAS_IDS)
 
 
-def unmatched(chapter_rows: list[Row]) -> list[str]:
-    """What keeps final scores out of the LMS files: who the LMS could not match, and what to give."""
+def unmatched(chapter_rows: list[Row], chapter: str, canvas_column: str | None) -> list[str]:
+    """Who the LMS files leave out: final scores the LMS could not match (and what to give), and scores not final;
+    and, without ``canvas_column``, that Canvas would import the scores as a new assignment."""
     said = []
     final = [row for row in chapter_rows if row.state in FINAL]
     canvas = [row.student_id for row in final if not _canvas_id(row)]
@@ -195,11 +206,20 @@ def unmatched(chapter_rows: list[Row]) -> list[str]:
         said.append(f"{CANVAS} leaves out {len(canvas)} student(s) without a Canvas user id or SIS id "
                     f"({_some(canvas)}): grade Canvas's download of the hand-ins (its file names carry the user "
                     "id), or give --roster with Canvas's grade export (Grades -> Export)")
+    if canvas_column is None and any(_canvas_id(row) for row in final):
+        said.append(f"{CANVAS}'s column {chapter} carries no Canvas assignment id, so Canvas's import would create "
+                    f"a new assignment: give --roster with Canvas's grade export (Grades -> Export) once the "
+                    f"assignment named {chapter} is in Canvas, and its column 'Name (id)' is used")
     moodle = [row.student_id for row in final if not (row.email or row.lms.get("id_number"))]
     if moodle:
         said.append(f"{MOODLE} leaves out {len(moodle)} student(s) without an e-mail address or ID number "
                     f"({_some(moodle)}), which Moodle matches students by and its download names do not carry: "
                     "give --roster with Moodle's grade export (Grades -> Export -> Plain text file)")
+    pending = [row.student_id for row in chapter_rows if row.state in (AWAITING, TO_REVIEW, OVERRIDE_TO_REVIEW)]
+    if pending:
+        said.append(f"{CANVAS} and {MOODLE} leave out {len(pending)} student(s) whose score is not final "
+                    f"({_some(pending)}: awaiting manual grading or review in formgrader); run the command "
+                    "again once they are graded")
     return said
 
 
@@ -220,10 +240,11 @@ class ChapterExport(ExportPlugin):
         for chapter in chapters:
             chapter_rows = [row for row in rows(gradebook, chapter) if not wanted or row.student_id in wanted]
             folder = Path(self.to) / chapter if self.to else flags.chapter_folder(workdir, chapter)
-            written = write(folder, chapter, gradebook.find_assignment(chapter).duedate, chapter_rows)
+            column = roster.canvas_column(gradebook, chapter)
+            written = write(folder, chapter, gradebook.find_assignment(chapter).duedate, chapter_rows, column)
             entries = flags.load(gradebook, chapter)
             written.append(flags.write(folder, {student: entry for student, entry in entries.items()
                                                 if not wanted or student in wanted}))
             self.log.info("Exported %s: %s", chapter, ", ".join(map(str, written)))
-            for gap in unmatched(chapter_rows):
+            for gap in unmatched(chapter_rows, chapter, column):
                 self.log.warning("%s: %s", chapter, gap)

@@ -77,8 +77,9 @@ class AwaitingManualGrades(PageStep):
             # a grade given by hand whose answer changed since is kept and counted (gradebook.regrade)
             waiting = [(grade.name, grade.max_score) for grade in notebook.grades
                        if grade.needs_manual_grade and grade.manual_score is None]
-            review = [grade.name for grade in notebook.grades
-                      if grade.needs_manual_grade and grade.manual_score is not None]
+            review = [grade for grade in notebook.grades if grade.needs_manual_grade and grade.manual_score is not None]
+            overridden = [grade.name for grade in review if grade.auto_score is not None]  # test cells
+            review = [grade.name for grade in review if grade.auto_score is None]
             seconds_late, penalty = notebook.assignment.total_seconds_late, notebook.late_submission_penalty
         notes = []
         if waiting:
@@ -89,6 +90,9 @@ class AwaitingManualGrades(PageStep):
         if review:
             notes.append(f"**Not final yet: written answers changed since they were graded, to review** "
                          f"({', '.join(review)}). The score above counts the grades they had.")
+        if overridden:
+            notes.append(f"**Not final yet: your answers changed since your instructor set these tests' scores, "
+                         f"to review** ({', '.join(overridden)}). The score above counts the scores they set.")
         for text in notes:
             cell = new_markdown_cell(text)
             cell.metadata["tags"] = [AWAITING_TAG]

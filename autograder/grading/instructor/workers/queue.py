@@ -20,6 +20,15 @@ middle of a notebook returns it to the queue (``reject_on_worker_lost``), and a 
 its notebook after the broker's visibility timeout. A notebook checked twice gives the same verdicts under the
 same key (chapter, student and a fingerprint of the hand-in and the checker's settings), which is recorded once.
 
+A lost machine is noticed in seconds, not after the visibility timeout: each worker's main process renews a Redis
+key with a short lifetime (``grading.alive.<worker>``, every HEARTBEAT_S, lasting HEARTBEAT_TTL_S) and notes each
+notebook it receives under the task's id with the message's delivery tag (``grading.taken.<task>``). The grading
+command, while it waits for a notebook, looks whether the worker that took it still beats; when it stopped (killed
+whole, or its machine gone), the command puts the message back in the queue at once (kombu's ``restore_by_tag``)
+and says which notebooks went back from which worker; every SHOWN_EVERY_S it says which notebooks each worker
+holds, when that changed. The next delivery counts it as one lost worker, as a killed
+pool process is. The visibility timeout stays as long as before, for slow notebooks.
+
 A notebook that stops every worker that takes it (it makes the machine run out of memory, say) would come back
 forever: each delivery is counted in Redis under the task's id, and once MAX_WORKERS_LOST workers were lost
 with it the next delivery does not grade it but answers why, and the submission fails with that reason (score
@@ -38,7 +47,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import nbformat
-from celery import Celery
+from celery import Celery, signals
 from celery.exceptions import TimeLimitExceeded
 from kombu.utils.url import maybe_sanitize_url
 from traitlets.config.loader import PyFileConfigLoader
@@ -56,6 +65,9 @@ IN_FLIGHT = 256  # notebooks handed to the queue at once by one grading command
 POLL_S = 0.25  # how often the command looks for a notebook's verdicts (latency only: many are in flight)
 NO_WORKER_WARNING_S = 2  # how long the command waits for a worker to answer a ping before warning
 DELIVERIES_KEPT_S = 86400  # how long Redis keeps a notebook's count of deliveries: as long as Celery's results
+HEARTBEAT_S = 2  # how often a worker's main process says that it is alive
+HEARTBEAT_TTL_S = 15  # a worker silent this long is lost: several missed beats, so a busy machine is not taken for one
+SHOWN_EVERY_S = 5  # how often the command says which notebooks are on which worker, when that changed
 
 app = Celery("grading", set_as_current=False)
 app.conf.update(
@@ -95,6 +107,33 @@ def deliveries(task) -> int:
     with task.backend.client.pipeline() as redis:
         count, _ = redis.incr(name).expire(name, DELIVERIES_KEPT_S).execute()
     return count
+
+
+def _alive(worker: str) -> str:
+    return f"grading.alive.{worker}"
+
+
+def _taken(task_id: str) -> str:
+    return f"grading.taken.{task_id}"
+
+
+def beat(worker: str) -> None:
+    """Keep saying, from this (the worker's main) process, that ``worker`` is alive, and note each notebook it
+    receives with the message's delivery tag, which puts it back in the queue."""
+    redis = app.backend.client
+
+    def beating() -> None:
+        while True:
+            redis.set(_alive(worker), "1", ex=HEARTBEAT_TTL_S)
+            time.sleep(HEARTBEAT_S)
+
+    def received(sender=None, request=None, **_) -> None:
+        taken = {"worker": worker, "tag": request.message.delivery_tag}
+        redis.set(_taken(request.id), json.dumps(taken), ex=DELIVERIES_KEPT_S)
+
+    redis.set(_alive(worker), "1", ex=HEARTBEAT_TTL_S)
+    threading.Thread(target=beating, name="heartbeat", daemon=True).start()
+    signals.task_received.connect(received, weak=False)
 
 
 @app.task(name="grading.verdicts", bind=True)
@@ -147,6 +186,9 @@ class QueueWorkers(GradingWorkers):
         self._in_flight = in_flight
         self._sending = threading.Lock()  # one Celery producer, shared by the threads that grade
         self.recorded: dict[str, Recorded] = {}  # by task id: what this command has recorded
+        self._waiting: dict[str, str] = {}  # task id: student, of the notebooks handed out and not back yet
+        self._closed = threading.Event()
+        threading.Thread(target=self._show_in_flight, name="in-flight", daemon=True).start()
 
     @property
     def in_flight(self) -> int:
@@ -158,8 +200,15 @@ class QueueWorkers(GradingWorkers):
         task_id = key(chapter, student, text, checker)
         with self._sending:
             result = verdicts.apply_async((chapter, text, checker), task_id=task_id, time_limit=timeout)
+        self._waiting[task_id] = student
+        looked = time.monotonic()
         while result.state not in ("SUCCESS", "FAILURE"):
             time.sleep(POLL_S)
+            if time.monotonic() - looked >= HEARTBEAT_S:
+                self._put_back_if_lost(task_id, student)
+                looked = time.monotonic()
+        self.app.backend.client.delete(_taken(task_id))
+        self._waiting.pop(task_id, None)
         if result.state == "FAILURE":
             if isinstance(result.result, TimeLimitExceeded):
                 raise WorkerTimeout(f"ran longer than {timeout:g} s")
@@ -172,6 +221,40 @@ class QueueWorkers(GradingWorkers):
         if ok:
             self.recorded[task_id] = Recorded(student, reply["seconds"], time.perf_counter() - start)
         return ok, log
+
+    def _put_back_if_lost(self, task_id: str, student: str) -> None:
+        """Put the notebook back in the queue if the worker that took it stopped beating (this once: the note of
+        who took it goes with it, and kombu restores a delivery tag only while it is unacknowledged)."""
+        redis = self.app.backend.client
+        taken = redis.get(_taken(task_id))
+        if not taken:
+            return
+        taken = json.loads(taken)
+        if redis.exists(_alive(taken["worker"])) or not redis.delete(_taken(task_id)):
+            return
+        with self.app.connection_for_write() as connection:
+            connection.default_channel.qos.restore_by_tag(taken["tag"], leftmost=True)
+        print(f"grading worker {taken['worker']} sent no heartbeat for {HEARTBEAT_TTL_S} s: {student}'s notebook "
+              "goes back to the queue", file=sys.stderr)
+
+    def _show_in_flight(self) -> None:
+        """Say, when it changed, which students' notebooks each worker holds (as the workers noted them)."""
+        shown = None
+        while not self._closed.wait(SHOWN_EVERY_S):
+            waiting = dict(self._waiting)
+            holders = self.app.backend.client.mget([_taken(task) for task in waiting]) if waiting else []
+            on: dict[str, list[str]] = {}
+            for student, taken in zip(waiting.values(), holders):
+                if taken:
+                    on.setdefault(json.loads(taken)["worker"], []).append(student)
+            said = "; ".join(f"{worker}: {', '.join(sorted(students))}" for worker, students in sorted(on.items()))
+            if said and said != shown:
+                print(f"in flight: {said}", file=sys.stderr)
+            shown = said
+
+    def close(self) -> None:
+        self._closed.set()
+        super().close()
 
     def _record(self, chapter: str, student: str, task_id: str, result: dict, checker: dict[str, int],
                 options: list[str]) -> tuple[bool, str]:
@@ -202,6 +285,7 @@ def main(argv: list[str] | None = None) -> None:
     os.chdir(REPO)
     preload()
     configure(args.broker, args.visibility_timeout)
+    beat(args.name)
     app.worker_main(["worker", f"--concurrency={args.concurrency}", "--pool=prefork", f"--hostname={args.name}",
                      f"--queues={QUEUE}", "--loglevel=INFO", "--without-gossip", "--without-mingle"])
 

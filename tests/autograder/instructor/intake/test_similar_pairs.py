@@ -3,14 +3,26 @@
 A class of chapter 01 in which ben copied ana's answers, renaming every variable and adding
 comments, and cleo, dev and eli each wrote their own: their long functions differ, their short
 ones (``return E[ids]`` and the like) are the same as everybody's. Only ana and ben are paired.
+Then fay copies ana's long answers too and writes two short ones herself, in a class of 30 (the others hand in
+the untouched notebook): the three are a ring, reported as one group, with the same shares in every process.
 """
+import csv
+import os
 import re
+import subprocess
+import sys
 import textwrap
 
 import nbformat
-
-from grading.instructor.course import NOTEBOOKS, SOLUTIONS
-from grading.instructor.intake.similarity import answer_code, given_code, pairs
+from grading.instructor.course import NOTEBOOKS, REPO, SOLUTIONS
+from grading.instructor.intake.similarity import (
+    PAGE,
+    REPORT,
+    answer_code,
+    class_report,
+    given_code,
+    pairs,
+)
 
 CHAPTER = "01_tokens"
 SHORT = [  # encode, decode, onehot, embed as everybody writes them
@@ -114,8 +126,8 @@ def the_class() -> dict[str, str]:
 
 def test_a_disguised_copy_is_paired_and_nobody_else():
     found = pairs(the_class(), given_code(notebook(NOTEBOOKS)))
-    assert [(a, b) for a, b, *_ in found] == [("ana", "ben")]
-    assert min(found[0][2:]) >= 0.8
+    assert [pair.students for pair in found] == [("ana", "ben")]
+    assert min(found[0].shares) >= 0.8
 
 
 def test_honest_answers_that_share_the_short_functions_are_not_paired():
@@ -141,3 +153,45 @@ def test_the_short_answers_a_whole_group_writes_alike_pair_nobody():
 def test_two_one_liners_written_alike_are_a_coincidence():
     encode_only = handed_in([STUB, SHORT[0], STUB, STUB, STUB, SHORT[3]])
     assert pairs({"jo": encode_only, "kai": encode_only}, given_code(notebook(NOTEBOOKS))) == []
+
+
+def with_a_ring_of_three() -> dict[str, str]:
+    """The class, fay, whose long answers are ana's disguised and whose last two are her own short ones, and 24
+    students who handed in the untouched notebook: 30, so that a passage of three is not the class's common code."""
+    ana, untouched = solution_bodies(), answer_code(notebook(NOTEBOOKS))
+    return {**the_class(), "fay": handed_in([disguised(body) for body in ana[:-2]] + SHORT[2:]),
+            **{f"stub{n:02d}": untouched for n in range(24)}}
+
+
+def test_a_ring_of_three_is_found_and_reported_as_one_group(tmp_path):
+    found = pairs(with_a_ring_of_three(), given_code(notebook(NOTEBOOKS)))
+    assert [pair.students for pair in found] == [("ana", "ben"), ("ana", "fay"), ("ben", "fay")]
+    for student, code in with_a_ring_of_three().items():
+        folder = tmp_path / "intake" / student / CHAPTER
+        folder.mkdir(parents=True)
+        nb = notebook(SOLUTIONS)
+        nb.cells = [nbformat.v4.new_code_cell(code, metadata={"nbgrader": {"solution": True}})]
+        nbformat.write(nb, folder / f"{CHAPTER}.ipynb")
+    notes = class_report([tmp_path / "intake"], CHAPTER, notebook(NOTEBOOKS), tmp_path / "out")
+    group = "answers nearly the same as those of a group of 3: ana, ben, fay (similar-pairs.csv, similar-pairs.html)"
+    assert notes == {student: [group + "; not penalised"] for student in ("ana", "ben", "fay")}
+    with (tmp_path / "out" / REPORT).open() as handle:
+        assert {row["cluster"] for row in csv.DictReader(handle)} == {"ana ben fay"}
+    page = (tmp_path / "out" / PAGE).read_text()
+    assert "<h2 id='ana--fay'>ana and fay</h2>" in page and page.count("<mark>") >= 6
+    assert "how_often" in page  # ben's own code, his renamed names as he wrote them
+
+
+SHARES = """
+import json
+from tests.autograder.instructor.intake.test_similar_pairs import NOTEBOOKS, given_code, notebook, with_a_ring_of_three
+from grading.instructor.intake.similarity import pairs
+found = pairs(with_a_ring_of_three(), given_code(notebook(NOTEBOOKS)))
+print(json.dumps([(pair.students, pair.shares, pair.matched) for pair in found]))
+"""
+
+
+def test_the_shares_are_the_same_in_every_process_whatever_pythons_hash_seed():
+    runs = {subprocess.run([sys.executable, "-c", SHARES], cwd=REPO, env={**os.environ, "PYTHONHASHSEED": seed},
+                           capture_output=True, text=True, check=True).stdout for seed in ("1", "2", "3", "4")}
+    assert len(runs) == 1, runs

@@ -239,7 +239,7 @@ def test_the_lms_files_leave_out_what_is_not_final(tmp_path):
                        lms={"lms_user_id": "123"}),
             export.Row("bo", None, None, None, 25.0, state=export.AWAITING, raw=20.0, score=20.0),
             export.Row("cy", None, None, None, 25.0)]
-    export.write(tmp_path, CHAPTER, datetime(2026, 10, 5), rows)
+    export.write(tmp_path, CHAPTER, datetime(2026, 10, 5), rows, None)
     canvas, moodle = read_csv(tmp_path / "canvas.csv"), read_csv(tmp_path / "moodle.csv")
     assert list(canvas) == ["    Points Possible", "Smith, Al"]
     assert (canvas["Smith, Al"]["ID"], canvas["Smith, Al"][CHAPTER]) == ("123", "20.0")

@@ -6,11 +6,13 @@ files written are read back the way the LMS's importer reads them: Canvas matche
 a chosen column (``ID number`` or ``Email address``) to its users.
 """
 import csv
-from pathlib import Path
+import unicodedata
+from pathlib import Path, PurePosixPath
 
 import pytest
 
 from grading.instructor.gradebook import database, roster
+from grading.instructor.intake import lms
 from grading.instructor.outputs import export
 
 CHAPTER = "01_tokens"
@@ -44,9 +46,10 @@ def graded(url: str, scores: dict[str, float]) -> None:
 
 def exported(url: str, folder: Path) -> tuple[dict, list[str]]:
     with database.opened(url) as gradebook:
-        rows = export.rows(gradebook, CHAPTER)
-    export.write(folder, CHAPTER, None, rows)
-    return {name: (folder / name).read_text() for name in (export.CANVAS, export.MOODLE)}, export.unmatched(rows)
+        rows, column = export.rows(gradebook, CHAPTER), roster.canvas_column(gradebook, CHAPTER)
+    export.write(folder, CHAPTER, None, rows, column)
+    return ({name: (folder / name).read_text() for name in (export.CANVAS, export.MOODLE)},
+            export.unmatched(rows, CHAPTER, column))
 
 
 def canvas_import(text: str) -> dict[str, dict]:
@@ -74,7 +77,27 @@ def test_canvas_rows_are_keyed_by_the_user_id_of_the_download_and_the_sis_ids_of
     assert (rows["4712"]["SIS User ID"], rows["4712"][CHAPTER]) == ("S002", "12.5")
     assert (rows["4713"]["Student"], rows["4713"]["SIS Login ID"], rows["4713"][CHAPTER]) == ("Kim, Carol", "ckim",
                                                                                                "20.0")
-    assert not any(gap.startswith("canvas.csv") for gap in gaps)
+    assert not any(gap.startswith("canvas.csv leaves out") for gap in gaps)
+
+
+def test_the_canvas_column_names_the_assignment_with_its_id_from_the_roster_so_canvas_fills_it(gradebook_url,
+                                                                                              tmp_path):
+    graded(gradebook_url, {"smithalice": 25.0})
+    roster.record_canvas_ids(gradebook_url, {"smithalice": "4711"})
+    before, gaps = exported(gradebook_url, tmp_path / "before")
+    assert before[export.CANVAS].splitlines()[0].endswith(f",{CHAPTER}")
+    assert any(f"column {CHAPTER} carries no Canvas assignment id" in gap for gap in gaps), gaps
+
+    export_with_chapter = CANVAS_EXPORT.replace("Chapter 0 (31415)", f"Chapter 0 (31415),{CHAPTER} (31416)")
+    export_with_chapter = export_with_chapter.replace(",25.00\n", ",25.00,25.00\n")
+    (tmp_path / "export.csv").write_text(export_with_chapter)
+    assert roster.canvas_assignments(tmp_path / "export.csv") == {"Chapter 0": "Chapter 0 (31415)",
+                                                                   CHAPTER: f"{CHAPTER} (31416)"}
+    roster.record_canvas_assignments(gradebook_url, roster.canvas_assignments(tmp_path / "export.csv"))
+    after, gaps = exported(gradebook_url, tmp_path / "after")
+    table = list(csv.DictReader(after[export.CANVAS].splitlines()))
+    assert list(table[0])[-1] == f"{CHAPTER} (31416)" and table[1][f"{CHAPTER} (31416)"] == "25.0"
+    assert not any("carries no Canvas assignment id" in gap for gap in gaps)
 
 
 def test_moodle_rows_carry_the_id_number_and_email_of_the_roster_and_say_who_is_missing(gradebook_url, tmp_path):
@@ -102,3 +125,15 @@ def test_a_file_that_is_no_lms_export_is_refused_naming_the_columns(tmp_path):
     (tmp_path / "names.csv").write_text("name,mail\nAlice,a@example.edu\n")
     with pytest.raises(ValueError, match="Canvas's grade export"):
         roster.read(tmp_path / "names.csv")
+
+
+@pytest.mark.parametrize("spelt", ["NFC", "NFD"])
+def test_a_name_with_an_accent_is_one_student_in_the_roster_and_in_canvass_download(gradebook_url, tmp_path, spelt):
+    (tmp_path / "export.csv").write_text('Student,ID,SIS User ID,SIS Login ID,Section\n"Gödel, Kurt",4711,,,\n')
+    roster.record(gradebook_url, roster.read(tmp_path / "export.csv"))
+    download = unicodedata.normalize(spelt, f"gödelkurt_4711_9001_{CHAPTER}.ipynb")  # NFD: a zip made on a Mac
+    (hand_in,) = [lms.HandIn(PurePosixPath(download), bytes, 0.0, 0)]
+    lms.attribute([hand_in], CHAPTER, "canvas")
+    roster.record_canvas_ids(gradebook_url, {hand_in.student: hand_in.identity})
+    with database.opened(gradebook_url) as gradebook:
+        assert [(s.id, s.last_name, s.lms_user_id) for s in gradebook.students] == [("gödelkurt", "Gödel", "4711")]

@@ -7,6 +7,7 @@ one-machine run's, and a worker process killed in the middle of a notebook must 
 kills every worker that takes it must end failed after MAX_WORKERS_LOST losses, not come back forever.
 """
 import hashlib
+import json
 import os
 import re
 import secrets
@@ -22,13 +23,16 @@ import pytest
 from grading.instructor.example_class import build_submission, load_students
 from grading.instructor.grade import grade
 from grading.instructor.processes import kill_group
+from grading.instructor.workers.abc import MAX_WORKERS_LOST
 
 from tests.services import network_hosts, redis_on
 
 CHAPTER = "01_tokens"
 WORKERS = 2
 STUDENTS = 3  # enough for both workers to be busy and one to be killed while the others go on
-POISON_KILLING_S = 60  # how long the test kills every worker that takes the poison notebook (a few s each)
+# deliveries of the poison notebook whose worker the test kills: one more than the queue allows, so that a queue that
+# hands the notebook out past its limit grades it at the next delivery, which the test sees, instead of looping
+POISON_KILLS = MAX_WORKERS_LOST + 1
 
 
 @pytest.fixture(scope="module")
@@ -74,25 +78,36 @@ def workers(hosts, broker, tmp_path_factory):
         print(f"workers on loopback: {hosts}")
     started, logs = [], []
     for number, url in enumerate(broker[1]):
-        command = [sys.executable, "-m", "grading.instructor.workers.queue", f"--broker={url}", "--concurrency=1",
-                   f"--name=worker{number}@test"]
-        if not isinstance(hosts, str):
-            command = ["ip", "netns", "exec", hosts[number][0], *command]
-        log = (tmp_path_factory.mktemp("worker") / "worker.log").open("w")
-        started.append(subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, start_new_session=True))
-        logs.append(Path(log.name))
+        namespace = None if isinstance(hosts, str) else hosts[number][0]
+        process, log = start_worker(url, f"worker{number}@test", tmp_path_factory.mktemp("worker"), namespace)
+        started.append(process)
+        logs.append(log)
     from grading.instructor.workers.queue import configure
 
     app = configure(broker[0])
-    deadline = time.monotonic() + 300  # each imports PyTorch and the checker first
     try:
-        while len(app.control.ping(timeout=1)) < WORKERS:
-            assert time.monotonic() < deadline, f"the grading workers did not start: {logs[0].read_text()[-3000:]}"
-            assert all(process.poll() is None for process in started), "a grading worker exited while starting"
+        wait_for_workers(app, WORKERS, started, logs[0])
         yield app
     finally:
         for process in started:
             kill_group(process)
+
+
+def start_worker(url: str, name: str, folder: Path, namespace: str | None = None) -> tuple[subprocess.Popen, Path]:
+    """A grading worker (one notebook at a time) started with the documented command, in its own process group."""
+    command = [sys.executable, "-m", "grading.instructor.workers.queue", f"--broker={url}", "--concurrency=1",
+               f"--name={name}"]
+    if namespace:
+        command = ["ip", "netns", "exec", namespace, *command]
+    log = (folder / "worker.log").open("w")
+    return subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, start_new_session=True), Path(log.name)
+
+
+def wait_for_workers(app, count: int, started: list[subprocess.Popen], log: Path) -> None:
+    deadline = time.monotonic() + 300  # each imports PyTorch and the checker first
+    while len(app.control.ping(timeout=1)) < count:
+        assert time.monotonic() < deadline, f"the grading workers did not start: {log.read_text()[-3000:]}"
+        assert all(process.poll() is None for process in started), "a grading worker exited while starting"
 
 
 def gradebook_counts(db_url: str) -> dict[str, int]:
@@ -159,22 +174,31 @@ def test_a_worker_killed_mid_notebook_loses_no_grade_and_doubles_none(class_fold
     assert len({grades for _, grades in counts.values()}) == 1, "every student has each grade cell once"
 
 
+def never_returns(path: Path) -> None:
+    """Make the hand-in's build_vocab loop forever: each delivery holds its worker until the test has seen it and
+    killed it, however loaded the machine (a quick notebook could be graded between two looks)."""
+    nb = json.loads(path.read_text())
+    answer = next(c for c in nb["cells"] if c["metadata"].get("nbgrader", {}).get("grade_id") == "build_vocab")
+    answer["source"] = ("def build_vocab(corpus, min_freq=1, max_size=None, specials=('[PAD]', '[UNK]')):\n"
+                        "    while True:\n        pass\n")
+    path.write_text(json.dumps(nb))
+
+
 def test_a_notebook_that_kills_every_worker_ends_failed_and_the_queue_goes_on(class_folder, one_machine, workers,
                                                                                broker, postgresql_url, tmp_path):
-    from grading.instructor.workers.abc import MAX_WORKERS_LOST
-
     poison, ordinary = sorted(one_machine)[:2]
     folder = tmp_path / "submitted"
     folder.mkdir()
     for student in (poison, ordinary):
         shutil.copytree(class_folder / student, folder / student)
+    never_returns(folder / poison / CHAPTER / f"{CHAPTER}.ipynb")
     poison_task = f"{CHAPTER}.{hashlib.sha256(poison.encode()).hexdigest()[:16]}."  # workers.queue.key's prefix
     killed, graded = [], threading.Event()
 
     def kill_every_worker_that_takes_the_poison():
-        # as a notebook that exhausts the machine's memory would: every delivery, for as long as it comes back
-        deadline = time.monotonic() + POISON_KILLING_S
-        while not graded.is_set() and time.monotonic() < deadline:
+        # as a notebook that exhausts the machine's memory would: every delivery, counted, not timed, so that a
+        # loaded machine only makes the test slower
+        while not graded.is_set() and len(killed) < POISON_KILLS:
             # both workers' answers, or what came within 0.5 s: one poll is a broadcast's round trip, not 0.5 s
             for tasks in (workers.control.inspect(timeout=0.5, limit=WORKERS).active() or {}).values():
                 for task in tasks:
@@ -185,13 +209,11 @@ def test_a_notebook_that_kills_every_worker_ends_failed_and_the_queue_goes_on(cl
 
     killer = threading.Thread(target=kill_every_worker_that_takes_the_poison)
     killer.start()
-    start = time.monotonic()
     try:
         rows, recorded = graded_through_queue(folder, tmp_path / "work", postgresql_url, broker[0])
     finally:
         graded.set()
         killer.join()
-    elapsed = time.monotonic() - start
     assert len(killed) >= MAX_WORKERS_LOST, f"the poison notebook was caught grading only {len(killed)} times"
     status, raw, _, csv_status = rows[poison]
     assert (status, raw) == ("failed", 0), f"the poison notebook was graded after {len(killed)} killed workers"
@@ -201,4 +223,50 @@ def test_a_notebook_that_kills_every_worker_ends_failed_and_the_queue_goes_on(cl
     assert "it was not graded again" in csv_status
     assert rows[ordinary] == one_machine[ordinary]
     assert sorted(recorded.values()) == [ordinary]
-    assert elapsed < POISON_KILLING_S, "the poison notebook held the queue until the test stopped killing"
+
+
+LOST_TO_GRADED_S = 60  # from the kill of a worker's main process to every notebook recorded: generous, for a loaded
+# machine; the broker's visibility timeout, which returned such a notebook before heartbeats, is 30 minutes
+
+
+def test_a_worker_whose_main_process_is_killed_has_its_notebook_graded_by_another_at_once(
+        class_folder, one_machine, workers, broker, postgresql_url, tmp_path, capfd):
+    name = "lost@test"
+    lost, log = start_worker(broker[0], name, tmp_path)
+    try:
+        wait_for_workers(workers, WORKERS + 1, [lost], log)
+        killed, outcome, done = [], {}, threading.Event()
+
+        def kill_it_once_it_grades():
+            while not done.is_set() and not killed:
+                active = (workers.control.inspect(destination=[name], timeout=0.5).active() or {}).get(name)
+                # once the delivery is counted, so that the loss is counted too (the task's first line)
+                if active and workers.backend.client.get(f"grading.deliveries.{active[0]['id']}"):
+                    os.killpg(lost.pid, signal.SIGKILL)  # its main process and its pool: a machine gone
+                    killed.append((active[0]["id"], time.monotonic()))
+
+        def grading():
+            outcome["rows"], outcome["recorded"] = graded_through_queue(class_folder, tmp_path / "work",
+                                                                        postgresql_url, broker[0])
+            done.set()
+
+        killer = threading.Thread(target=kill_it_once_it_grades)
+        killer.start()
+        threading.Thread(target=grading, daemon=True).start()  # without heartbeats it would wait 30 minutes
+        killer.join()
+        assert killed, "the extra worker was never caught grading a notebook"
+        task, at = killed[0]
+        assert done.wait(LOST_TO_GRADED_S), f"the class was not graded {LOST_TO_GRADED_S} s after the kill"
+        finished = time.monotonic() - at
+    finally:
+        kill_group(lost)
+    assert outcome["rows"] == one_machine, f"graded {finished:.0f} s after the kill"
+    assert sorted(outcome["recorded"].values()) == sorted(one_machine)  # each notebook recorded once
+    assert task in outcome["recorded"]
+    counts = gradebook_counts(postgresql_url)
+    assert all(submissions == 1 for submissions, _ in counts.values()) and set(counts) == set(one_machine)
+    # one lost worker counted for it, as for a killed pool process: it was handed out twice
+    assert workers.backend.client.get(f"grading.deliveries.{task}") == b"2"
+    said = capfd.readouterr().err
+    assert f"grading worker {name} sent no heartbeat" in said and "goes back to the queue" in said, said
+    assert re.search(r"^in flight: .*@test: \w", said, re.MULTILINE), said  # which notebooks each worker holds
