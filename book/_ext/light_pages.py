@@ -111,15 +111,15 @@ def subset_icons(app) -> None:
             subsetter.populate(unicodes=codepoints)
             subsetter.subset(face)
             subset.save_font(face, target / f"{short}.woff", options)
-    lightened = 0
+    light_pages = 0  # lightened now, or by an earlier build (Sphinx rewrites no page when nothing changed)
     for page in pages:
         html = page.read_text()
         light = SCRIPT.sub("", PRELOAD.sub("", STYLE_LINK.sub(rf'<link href="\1{ICONS}/icons.css" rel="stylesheet" />',
                                                               html)))
         if light != html:
             page.write_text(light)
-            lightened += 1
-    if not lightened:
+        light_pages += f"{ICONS}/icons.css" in light
+    if not light_pages:
         logger.warning("light_pages: no page links FontAwesome as pydata-sphinx-theme 0.15 does; nothing was lightened")
 
 def fewer_colours(outdir: Path, cache: Path) -> None:

@@ -15,12 +15,13 @@ BUILD_OUTPUT = "build-output.txt"  # beside _build/: what the build printed
 STUDENT_REPOSITORY = "https://github.com/example-university/seqmodels-course-students"
 
 
-def build(out: Path, config: Path = REPO / "_config.yml") -> Path:
-    """`jupyter-book build -W` of the course into ``out`` with ``config``; the HTML folder."""
+def build(out: Path, config: Path = REPO / "_config.yml", output: str = BUILD_OUTPUT) -> Path:
+    """`jupyter-book build -W` of the course into ``out`` with ``config``; the HTML folder (what the build
+    printed goes to ``out / output``)."""
     done = subprocess.run([BIN / "jupyter-book", "build", ".", "--warningiserror", "--path-output", out,
                            "--config", config], cwd=REPO, capture_output=True, text=True)
     assert done.returncode == 0, f"jupyter-book build failed:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
-    (out / BUILD_OUTPUT).write_text(done.stdout + done.stderr)
+    (out / output).write_text(done.stdout + done.stderr)
     return out / "_build" / "html"
 
 

@@ -1,8 +1,10 @@
 """Static checks of a real Jupyter Book build: pages, links, offline assets, launch targets, no leaks."""
 import html
 import json
+import os
 import re
 import subprocess
+import sys
 from functools import cache
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -12,7 +14,7 @@ import pytest
 from grading.instructor.course import NOTEBOOKS, REPO, chapters, student_repository
 from grading.instructor.release.notebooks import leaked, secret_lines
 from grading.instructor.release.student import configured_answers, held_back
-from tests.book.conftest import BUILD_OUTPUT, STUDENT_REPOSITORY
+from tests.book.conftest import BUILD_OUTPUT, STUDENT_REPOSITORY, build
 
 PAGES = ["index.html", "book/intro.html", "book/students.html", "book/instructors.html", "book/bibliography.html",
          "book/notation.html", "book/api.html", *[f"book/chapters/{c}.html" for c in chapters()]]
@@ -43,6 +45,20 @@ def html_files(site: Path) -> list[Path]:
 def test_every_page_of_the_table_of_contents_is_built(site):
     for page in PAGES:
         assert (site / page).is_file(), f"{page} was not built"
+
+
+def test_building_again_with_nothing_changed_executes_nothing_and_rewrites_no_page(site):
+    """`make book` a second time, as after `make`: the pages are made and the book built again, successfully
+    (with -W, as `make` builds it), without executing a notebook or rewriting a page."""
+    if os.environ.get("BOOK_SITE"):
+        pytest.skip("BOOK_SITE names a site built elsewhere; this test builds its own twice")
+    written = {page: page.stat().st_mtime_ns for page in html_files(site)}
+    made = subprocess.run([sys.executable, "book/make_pages.py"], cwd=REPO, capture_output=True, text=True)
+    assert made.returncode == 0, f"book/make_pages.py failed the second time:\n{made.stdout[-2000:]}{made.stderr[-2000:]}"
+    assert not made.stdout.strip(), f"book/make_pages.py executed or rewrote pages with nothing changed:\n{made.stdout}"
+    build(site.parent.parent, output="second-build-output.txt")
+    rewritten = [str(page.relative_to(site)) for page, time in written.items() if page.stat().st_mtime_ns != time]
+    assert not rewritten, f"the second build rewrote {len(rewritten)} pages with nothing changed: {rewritten[:5]}"
 
 
 @pytest.mark.parametrize("chapter", chapters())
