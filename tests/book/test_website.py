@@ -155,6 +155,17 @@ def test_launch_buttons_open_the_student_notebook(configured_site, chapter):
     assert (site / student).read_bytes() == (REPO / student).read_bytes(), "the site's copy is not the student notebook"
 
 
+def test_a_build_for_a_student_repository_warns_of_notebooks_that_name_another(configured_site):
+    """notebooks/ name no repository (made for the course's own configuration), so the site built for the student
+    repository would give notebooks that cannot install the course on Colab: the build says so, and what to run."""
+    output = (configured_site.parent.parent / BUILD_OUTPUT).read_text()
+    warned = [line for line in output.splitlines() if line.startswith("warning:") and STUDENT_REPOSITORY in line]
+    assert warned, f"the build for {STUDENT_REPOSITORY} does not warn that its student notebooks name none"
+    stale = [chapter for chapter in chapters() if chapter not in held_back_chapters()
+             and f"notebooks/{chapter}/{chapter}.ipynb names none" not in warned[0]]
+    assert not stale and "make release" in warned[0], f"the warning misses {stale} or what to run: {warned[0]}"
+
+
 def test_the_jupyterhub_button_opens_the_student_notebook_when_a_hub_is_configured(configured_site):
     page = (configured_site / "book" / "chapters" / "01_tokens.html").read_text()
     links = [html.unescape(u) for u in re.findall(r'href="([^"]*)"', page) if "/hub/user-redirect/git-pull" in u]
@@ -199,6 +210,19 @@ def test_api_reference_documents_the_graded_functions(site):
     for name in ("text.vocab.build_vocab", "text.vocab.encode", "text.vocab.decode", "text.batching.pad_batch",
                  "layers.embedding.onehot", "layers.embedding.embed"):
         assert f'id="seqmodels.{name}"' in page, f"seqmodels.{name} is not documented"
+
+
+def test_api_reference_speaks_to_readers_not_to_the_course_developers(site):
+    text = " ".join(visible_text(site / "book" / "api.html").split())
+    notes = [note for note in ("make_pages.py", "book/_ext", "tests/", "Error displaying widget") if note in text]
+    assert not notes, f"the API reference shows the developers' notes: {notes}"
+
+
+@pytest.mark.parametrize("chapter", sorted(held_back_chapters()))
+def test_a_chapter_without_its_notebook_says_so_under_its_title(site, chapter):
+    page = (site / "book" / "chapters" / f"{chapter}.html").read_text()
+    title, note = page.find("</h1>", page.find("<article")), page.find("The exercise notebook comes later")
+    assert 0 <= title < note, f"{chapter}: the note that its notebook comes later is not under the chapter's title"
 
 
 @pytest.mark.parametrize("chapter", chapters())
