@@ -76,8 +76,11 @@ def configured_site(request, tmp_path_factory) -> Path:
 
 def pytest_terminal_summary(terminalreporter) -> None:
     """The moderate and minor accessibility violations that the browser tests found (they fail on worse)."""
-    from tests.book.accessibility import NOTES
+    from tests.book.accessibility import EXPERIMENTAL, NOTES
 
+    if EXPERIMENTAL:
+        terminalreporter.section("accessibility: axe-core's experimental rules, run with the others")
+        terminalreporter.write_line(", ".join(sorted(EXPERIMENTAL)))
     if NOTES:
         terminalreporter.section("accessibility: moderate and minor violations (axe-core)")
         for line in sorted(set(NOTES)):
