@@ -212,6 +212,23 @@ def test_api_reference_documents_the_graded_functions(site):
         assert f'id="seqmodels.{name}"' in page, f"seqmodels.{name} is not documented"
 
 
+def test_code_is_written_without_a_span_for_each_plain_token(site):
+    """Names, punctuation and spaces in code are plain text (book/_ext/light_pages.py), which is right only while
+    Pygments' style sheet colours them as the code block itself, in the light theme and the dark one."""
+    from book._ext.light_pages import PLAIN_TOKENS
+
+    style = (site / "_static" / "pygments.css").read_text()
+    for theme in ("light", "dark"):
+        block = re.search(rf'html\[data-theme="{theme}"\] \.highlight {{[^}}]*color: (#\w+)', style).group(1)
+        for token in PLAIN_TOKENS:
+            rule = re.search(rf'html\[data-theme="{theme}"\] \.highlight \.{token} {{([^}}]*)}}', style)
+            assert rule is None or rule.group(1).strip() == f"color: {block}", \
+                f"pygments.css styles .{token} unlike the code around it in the {theme} theme: {rule.group(1)}"
+    page = (site / "book" / "chapters" / "04_rnn.html").read_text()
+    spans = re.findall(r'<span class="(?:%s)">' % "|".join(PLAIN_TOKENS), page)
+    assert "highlight-ipython3" in page and not spans, f"chapter 04's code has {len(spans)} spans of plain tokens"
+
+
 def test_api_reference_speaks_to_readers_not_to_the_course_developers(site):
     text = " ".join(visible_text(site / "book" / "api.html").split())
     notes = [note for note in ("make_pages.py", "book/_ext", "tests/", "Error displaying widget") if note in text]
