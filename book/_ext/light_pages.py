@@ -15,6 +15,10 @@ Bootstrap's style sheet (0.2 MB) is mostly utility classes the theme never uses:
 classes all appear somewhere in the site (its pages, or its scripts, which add classes such as "show")
 are kept, as PurgeCSS would keep them.
 
+A code cell's HTML is mostly Pygments' token spans (a third of chapter 04's page): the names, punctuation and
+spaces, which its style sheet colours as the code block's own text in both themes (``PLAIN_TOKENS``), are
+written as plain text, which looks the same.
+
 MathJax, and the components of it that are loaded, are set in offline_math.py; here a page without
 a formula loads none of it (MyST-NB asks Sphinx to put it on every page), nor the style sheets and
 scripts of extensions it does not use (sphinx-design's, MyST-NB's on a page without a notebook cell).
@@ -60,6 +64,18 @@ def drop_unused_assets(app, pagename, templatename, context, doctree) -> None:
     body = context.get("body", "")
     for key in ("script_files", "css_files"):
         context[key] = [asset for asset in context.get(key, []) if _needed(asset, body)]
+
+
+# Pygments' tokens that pygments.css colours as the code block itself (names, punctuation, white space), in the
+# light and the dark theme (tests/book/test_website.py checks that it still does).
+PLAIN_TOKENS = ("n", "p", "w")
+PLAIN_TOKEN = re.compile(r'<span class="(?:%s)">([^<]*)</span>' % "|".join(PLAIN_TOKENS))
+
+
+def plain_tokens(app, pagename, templatename, context, doctree) -> None:
+    """The page's code with its plain tokens as text, without a span each."""
+    if "body" in context:
+        context["body"] = PLAIN_TOKEN.sub(r"\1", context["body"])
 
 
 def _pages(outdir: Path) -> list[Path]:
@@ -111,15 +127,15 @@ def subset_icons(app) -> None:
             subsetter.populate(unicodes=codepoints)
             subsetter.subset(face)
             subset.save_font(face, target / f"{short}.woff", options)
-    lightened = 0
+    light_pages = 0  # lightened now, or by an earlier build (Sphinx rewrites no page when nothing changed)
     for page in pages:
         html = page.read_text()
         light = SCRIPT.sub("", PRELOAD.sub("", STYLE_LINK.sub(rf'<link href="\1{ICONS}/icons.css" rel="stylesheet" />',
                                                               html)))
         if light != html:
             page.write_text(light)
-            lightened += 1
-    if not lightened:
+        light_pages += f"{ICONS}/icons.css" in light
+    if not light_pages:
         logger.warning("light_pages: no page links FontAwesome as pydata-sphinx-theme 0.15 does; nothing was lightened")
 
 def fewer_colours(outdir: Path, cache: Path) -> None:
@@ -196,5 +212,6 @@ def lighten(app, exception) -> None:
 
 def setup(app):
     app.connect("html-page-context", drop_unused_assets, priority=900)
+    app.connect("html-page-context", plain_tokens)
     app.connect("build-finished", lighten)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -14,8 +14,11 @@ when the notebook will come (once the answers it shows are released, after their
 
 Until ``repository.url`` in _config.yml names the course's student repository (it names the
 placeholder ``your-org`` as shipped), no page has a repository or launch button, which would open
-nothing, and the build says what to configure (on its error output, without failing ``-W``).
+nothing, and the build says what to configure (on its error output, without failing ``-W``). Once it
+names one, the build likewise warns of every student notebook whose install cell names another (notebooks/
+made before it was configured): run ``make release``, whose notebooks name it, then build again.
 """
+import re
 import sys
 from functools import cache
 import shutil
@@ -27,6 +30,11 @@ DOWNLOADS = ("download-notebook-button", "download-source-button")
 UNCONFIGURED = ("no student repository is configured: the website has no GitHub, Binder or Colab button, and the "
                 "notebooks' install cell (for Colab) says that it knows no repository to install from. Set repository.url in _config.yml to the "
                 "student repository (book/instructors.md), then run `make release` and build again.")
+# The student repository that a student notebook's install cell names, in the notebook's JSON.
+INSTALLS_FROM = re.compile(r'COURSE_REPOSITORY = \\"([^"\\]*)\\"')
+STALE = ("the website's student notebooks install the course from another repository than {url}, which "
+         "_config.yml names (so the notebooks downloaded from it cannot install it on Colab): {stale}. Run "
+         "`make release`, whose notebooks name it, and build again.")
 HELD_BACK = ("\n<div class=\"admonition note held-back\">\n<p class=\"admonition-title\">The exercise notebook comes later"
              "</p>\n<p>This chapter's exercise notebook gives the answers of chapter {chapters} as tools, so it is "
              "published once those answers are, after that chapter's deadline; your instructor announces it. "
@@ -108,7 +116,10 @@ def retarget_buttons(app, pagename, templatename, context, doctree) -> None:
     if pagename.startswith(PAGES) and chapter in held_back():
         buttons = _without(buttons, _notebook)
         shown = " and ".join(other[:2] for other in held_back()[chapter])
-        context["body"] = HELD_BACK.format(chapters=shown) + context.get("body", "")
+        body = context.get("body", "")
+        title_end = body.find("</h1>")  # the note goes under the chapter's title
+        under = title_end + len("</h1>") if title_end >= 0 else 0
+        context["body"] = body[:under] + HELD_BACK.format(chapters=shown) + body[under:]
     elif pagename.startswith(PAGES):
         student = student_notebook(pagename)
         _retarget(buttons, f"{pagename}.ipynb", student, context["pathto"](student, 1))
@@ -120,12 +131,20 @@ def copy_student_notebooks(app, exception) -> None:
     """Put every chapter's student notebook into the built site, where the download buttons point."""
     if exception is not None or app.builder.format != "html":
         return
-    for pagename in app.env.found_docs:
+    stale = []
+    for pagename in sorted(app.env.found_docs):
         if pagename.startswith(PAGES) and pagename.removeprefix(PAGES) not in held_back():
             student = student_notebook(pagename)
             target = Path(app.outdir) / student
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(Path(app.srcdir) / student, target)
+            installs_from = INSTALLS_FROM.search(target.read_text())
+            named = installs_from.group(1) if installs_from else ""
+            if configured(app) and named != app.config.html_theme_options["repository_url"]:
+                stale.append(f"{student} names {named or 'none'}")
+    if stale:
+        url = app.config.html_theme_options["repository_url"]
+        print(f"warning: {STALE.format(url=url, stale='; '.join(stale))}", file=sys.stderr)
 
 
 def warn_unconfigured(app) -> None:

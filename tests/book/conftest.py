@@ -15,12 +15,13 @@ BUILD_OUTPUT = "build-output.txt"  # beside _build/: what the build printed
 STUDENT_REPOSITORY = "https://github.com/example-university/seqmodels-course-students"
 
 
-def build(out: Path, config: Path = REPO / "_config.yml") -> Path:
-    """`jupyter-book build -W` of the course into ``out`` with ``config``; the HTML folder."""
+def build(out: Path, config: Path = REPO / "_config.yml", output: str = BUILD_OUTPUT) -> Path:
+    """`jupyter-book build -W` of the course into ``out`` with ``config``; the HTML folder (what the build
+    printed goes to ``out / output``)."""
     done = subprocess.run([BIN / "jupyter-book", "build", ".", "--warningiserror", "--path-output", out,
                            "--config", config], cwd=REPO, capture_output=True, text=True)
     assert done.returncode == 0, f"jupyter-book build failed:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
-    (out / BUILD_OUTPUT).write_text(done.stdout + done.stderr)
+    (out / output).write_text(done.stdout + done.stderr)
     return out / "_build" / "html"
 
 
@@ -75,8 +76,11 @@ def configured_site(request, tmp_path_factory) -> Path:
 
 def pytest_terminal_summary(terminalreporter) -> None:
     """The moderate and minor accessibility violations that the browser tests found (they fail on worse)."""
-    from tests.book.accessibility import NOTES
+    from tests.book.accessibility import EXPERIMENTAL, NOTES
 
+    if EXPERIMENTAL:
+        terminalreporter.section("accessibility: axe-core's experimental rules, run with the others")
+        terminalreporter.write_line(", ".join(sorted(EXPERIMENTAL)))
     if NOTES:
         terminalreporter.section("accessibility: moderate and minor violations (axe-core)")
         for line in sorted(set(NOTES)):

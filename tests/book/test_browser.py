@@ -34,7 +34,25 @@ RAW_TEX = re.compile(r"\\[A-Za-z]{2,}|\$\$|\\[(\[]|\$[^$\s][^$\n]{0,80}\$")
 # The reader's text: what is on screen, less code (where a backslash is Python) and typeset math.
 # The notebooks' grading set-up and demo guards, which the page leaves out (book/make_pages.py).
 PLUMBING = ["RUN_SLOW_DEMOS", "NBGRADER_EXECUTION", "grading.student.checks", "Skipped while grading"]
-SCROLLING = "main pre, main mjx-container[display='true'], main table.table"  # blocks that may scroll sideways
+# Blocks that may scroll sideways: code, equations, inline formulas and (the theme's box around) tables.
+SCROLLING = ("main pre, main mjx-container[display='true'], main span.math, "
+             "main .pst-scrollable-table-container")
+# Every box in the text whose content is wider than it: [what, scrolls, cue, keyboard, text]. One that hides
+# the rest (overflow hidden or clip) cuts it off; one that scrolls needs a cue (a fade at the edge, as scroll
+# bars are hidden on phones) and must be reachable by keyboard. A formula is one box: the parts MathJax typesets
+# it from clip on purpose (a stretched bracket's extender; the copy for screen readers, clipped to nothing).
+CUT_OFF = r"""() => [...document.querySelectorAll('main article *')].filter(box => {
+    const style = getComputedStyle(box);
+    return style.overflowX !== 'visible' && box.getClientRects().length
+      && (!box.tagName.startsWith('MJX-') || box.tagName === 'MJX-CONTAINER')
+      && box.scrollWidth > box.clientWidth + 1 && style.visibility !== 'hidden'; })
+  .map(box => { const style = getComputedStyle(box);
+    return [box.tagName.toLowerCase() + (box.className && box.className.baseVal === undefined
+              ? '.' + box.className.trim().split(/\s+/).join('.') : ''),
+            ['auto', 'scroll'].includes(style.overflowX),
+            [style.maskImage, style.webkitMaskImage].some(m => m && m !== 'none'),
+            box.tabIndex >= 0 || box.querySelector('a, button, [tabindex]') !== null,
+            (box.textContent || '').trim().replace(/\s+/g, ' ').slice(0, 50)]; })"""
 READER_TEXT = """(root) => { const copy = root.cloneNode(true);
   copy.querySelectorAll('pre, code, mjx-container, script, style, details:not([open]) > :not(summary)')
       .forEach(e => e.remove());
@@ -137,11 +155,13 @@ def test_page_renders_completely_offline_and_fits_the_screen(page, server, site,
 
     check_figures_keep_their_shape(page, name)
     check_code_fits(page, name)
+    check_nothing_cut_off(page, name)
     if page.screen == "phone":
         check_diagrams_read_once_tapped(page, name, site)
+        check_figures_read_once_tapped(page, name)
     else:
         check_page_weight(page, name, site)
-        check_accessibility(page, name)
+    check_accessibility(page, name)
 
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=SCREENSHOTS / f"{name.replace('/', '__')}-{page.screen}.png", full_page=True)
@@ -183,6 +203,57 @@ def check_code_fits(page, name: str) -> None:
             f"{name}: {len(wide)} of {len(code)} code blocks scroll sideways at 1366 px: {wide[:3]}"
 
 
+def check_nothing_cut_off(page, name: str) -> None:
+    """No formula, code block or table is cut off: whatever is wider than its box scrolls, with a visible cue,
+    and the keyboard reaches it."""
+    boxes = page.evaluate(CUT_OFF)
+    cut = [f"{what} ({text!r})" for what, scrolls, _, _, text in boxes if not scrolls]
+    assert not cut, f"{name} on a {page.screen}: cut off with no way to scroll: {cut[:4]} ({len(cut)})"
+    unmarked = [f"{what} ({text!r})" for what, _, cue, _, text in boxes if not cue]
+    assert not unmarked, f"{name} on a {page.screen}: scrolls sideways with no cue: {unmarked[:4]} ({len(unmarked)})"
+    unreachable = [f"{what} ({text!r})" for what, _, _, keyboard, text in boxes if not keyboard]
+    assert not unreachable, f"{name} on a {page.screen}: scrolls but no key reaches it: {unreachable[:4]}"
+
+
+def check_enlarge_cue(page, image, name: str) -> None:
+    """Under an image shown smaller than it reads, a visible cue says that a tap enlarges it."""
+    cue = image.locator("xpath=following-sibling::*[contains(@class, 'enlarge-cue')]")
+    src = image.evaluate("i => i.src.split('/').pop()")
+    assert cue.count() == 1 and cue.is_visible(), f"{name}: nothing tells a phone reader that a tap enlarges {src}"
+    said = cue.evaluate("c => getComputedStyle(c, '::after').content")
+    assert "Tap to enlarge" in said, f"{name}: the cue under {src} says {said}"
+
+
+def check_enlarged_box_scrolls_with_a_cue(page, image, name: str) -> None:
+    box = image.locator("xpath=..")
+    wide, mask, said = box.evaluate("""b => [b.scrollWidth > b.clientWidth + 1, getComputedStyle(b).maskImage,
+        getComputedStyle(b.querySelector('.enlarge-cue'), '::after').content]""")
+    src = image.evaluate("i => i.src.split('/').pop()")
+    assert not wide or (mask and mask != "none"), f"{name}: {src} once enlarged scrolls sideways with no fade"
+    assert "Scroll sideways" in said, f"{name}: once enlarged, the cue under {src} says {said}"
+
+
+def check_figures_read_once_tapped(page, name: str) -> None:
+    """A result figure shrinks with a phone's screen (its axis labels about 4 px); a tap shows it at its own size,
+    where Matplotlib's axis labels (10 pt at 72 dpi) are 10 px; the PNG is drawn at twice that size."""
+    figures = page.locator("main article.bd-article .cell_output img[src$='.png']")
+    for n in range(figures.count()):
+        figure = figures.nth(n)
+        figure.scroll_into_view_if_needed()
+        shown, natural = figure.evaluate("i => [i.getBoundingClientRect().width, i.naturalWidth]")
+        if shown >= natural / 2 - 1:
+            continue  # already at its own size
+        check_enlarge_cue(page, figure, name)
+        figure.click()
+        page.wait_for_function("i => i.getAttribute('aria-expanded') === 'true'", arg=figure.element_handle(),
+                               timeout=5000)
+        label = SMALLEST_LABEL_PX * figure.evaluate("i => i.getBoundingClientRect().width") / (natural / 2)
+        src = figure.evaluate("i => i.src.split('/').pop()")
+        assert label >= SMALLEST_LABEL_PX - 0.1, f"{name}: {src}'s axis labels are {label:.1f} px once tapped"
+        check_enlarged_box_scrolls_with_a_cue(page, figure, name)
+        figure.click()
+
+
 def check_diagrams_read_once_tapped(page, name: str, site) -> None:
     """On a phone a diagram shrinks with the screen; a tap shows it large enough that no label is smaller
     than 10 px (its SVG's smallest font size, scaled as the image is shown); another tap shrinks it."""
@@ -192,6 +263,8 @@ def check_diagrams_read_once_tapped(page, name: str, site) -> None:
         src = diagram.evaluate("i => new URL(i.src).pathname")
         smallest, view_width = diagram_label_units(site / unquote(src).lstrip("/"))
         diagram.scroll_into_view_if_needed()
+        if smallest * diagram.evaluate("i => i.getBoundingClientRect().width") / view_width < SMALLEST_LABEL_PX:
+            check_enlarge_cue(page, diagram, name)
         diagram.click()
         try:
             page.wait_for_function("i => i.getAttribute('aria-expanded') === 'true'", arg=diagram.element_handle(),
@@ -201,6 +274,7 @@ def check_diagrams_read_once_tapped(page, name: str, site) -> None:
         width = diagram.evaluate("i => i.getBoundingClientRect().width")
         label = smallest * width / view_width
         assert label >= SMALLEST_LABEL_PX, f"{name}: {src}'s smallest label is {label:.1f} px on a phone once tapped"
+        check_enlarged_box_scrolls_with_a_cue(page, diagram, name)
         diagram.click()
 
 
@@ -219,7 +293,7 @@ def check_page_weight(page, name: str, site) -> None:
 
 def check_accessibility(page, name: str) -> None:
     """axe-core on the page in light and in dark mode: no critical or serious violation (the rest are listed)."""
-    problems = accessibility_problems(page, name)
+    problems = accessibility_problems(page, f"{name} on a {page.screen}")
     assert not problems, f"{name}: accessibility violations (axe-core):\n" + "\n".join(problems)
 
 

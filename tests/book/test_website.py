@@ -1,8 +1,10 @@
 """Static checks of a real Jupyter Book build: pages, links, offline assets, launch targets, no leaks."""
 import html
 import json
+import os
 import re
 import subprocess
+import sys
 from functools import cache
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -12,7 +14,7 @@ import pytest
 from grading.instructor.course import NOTEBOOKS, REPO, chapters, student_repository
 from grading.instructor.release.notebooks import leaked, secret_lines
 from grading.instructor.release.student import configured_answers, held_back
-from tests.book.conftest import BUILD_OUTPUT, STUDENT_REPOSITORY
+from tests.book.conftest import BUILD_OUTPUT, STUDENT_REPOSITORY, build
 
 PAGES = ["index.html", "book/intro.html", "book/students.html", "book/instructors.html", "book/bibliography.html",
          "book/notation.html", "book/api.html", *[f"book/chapters/{c}.html" for c in chapters()]]
@@ -43,6 +45,20 @@ def html_files(site: Path) -> list[Path]:
 def test_every_page_of_the_table_of_contents_is_built(site):
     for page in PAGES:
         assert (site / page).is_file(), f"{page} was not built"
+
+
+def test_building_again_with_nothing_changed_executes_nothing_and_rewrites_no_page(site):
+    """`make book` a second time, as after `make`: the pages are made and the book built again, successfully
+    (with -W, as `make` builds it), without executing a notebook or rewriting a page."""
+    if os.environ.get("BOOK_SITE"):
+        pytest.skip("BOOK_SITE names a site built elsewhere; this test builds its own twice")
+    written = {page: page.stat().st_mtime_ns for page in html_files(site)}
+    made = subprocess.run([sys.executable, "book/make_pages.py"], cwd=REPO, capture_output=True, text=True)
+    assert made.returncode == 0, f"book/make_pages.py failed the second time:\n{made.stdout[-2000:]}{made.stderr[-2000:]}"
+    assert not made.stdout.strip(), f"book/make_pages.py executed or rewrote pages with nothing changed:\n{made.stdout}"
+    build(site.parent.parent, output="second-build-output.txt")
+    rewritten = [str(page.relative_to(site)) for page, time in written.items() if page.stat().st_mtime_ns != time]
+    assert not rewritten, f"the second build rewrote {len(rewritten)} pages with nothing changed: {rewritten[:5]}"
 
 
 @pytest.mark.parametrize("chapter", chapters())
@@ -139,6 +155,17 @@ def test_launch_buttons_open_the_student_notebook(configured_site, chapter):
     assert (site / student).read_bytes() == (REPO / student).read_bytes(), "the site's copy is not the student notebook"
 
 
+def test_a_build_for_a_student_repository_warns_of_notebooks_that_name_another(configured_site):
+    """notebooks/ name no repository (made for the course's own configuration), so the site built for the student
+    repository would give notebooks that cannot install the course on Colab: the build says so, and what to run."""
+    output = (configured_site.parent.parent / BUILD_OUTPUT).read_text()
+    warned = [line for line in output.splitlines() if line.startswith("warning:") and STUDENT_REPOSITORY in line]
+    assert warned, f"the build for {STUDENT_REPOSITORY} does not warn that its student notebooks name none"
+    stale = [chapter for chapter in chapters() if chapter not in held_back_chapters()
+             and f"notebooks/{chapter}/{chapter}.ipynb names none" not in warned[0]]
+    assert not stale and "make release" in warned[0], f"the warning misses {stale} or what to run: {warned[0]}"
+
+
 def test_the_jupyterhub_button_opens_the_student_notebook_when_a_hub_is_configured(configured_site):
     page = (configured_site / "book" / "chapters" / "01_tokens.html").read_text()
     links = [html.unescape(u) for u in re.findall(r'href="([^"]*)"', page) if "/hub/user-redirect/git-pull" in u]
@@ -183,6 +210,36 @@ def test_api_reference_documents_the_graded_functions(site):
     for name in ("text.vocab.build_vocab", "text.vocab.encode", "text.vocab.decode", "text.batching.pad_batch",
                  "layers.embedding.onehot", "layers.embedding.embed"):
         assert f'id="seqmodels.{name}"' in page, f"seqmodels.{name} is not documented"
+
+
+def test_code_is_written_without_a_span_for_each_plain_token(site):
+    """Names, punctuation and spaces in code are plain text (book/_ext/light_pages.py), which is right only while
+    Pygments' style sheet colours them as the code block itself, in the light theme and the dark one."""
+    from book._ext.light_pages import PLAIN_TOKENS
+
+    style = (site / "_static" / "pygments.css").read_text()
+    for theme in ("light", "dark"):
+        block = re.search(rf'html\[data-theme="{theme}"\] \.highlight {{[^}}]*color: (#\w+)', style).group(1)
+        for token in PLAIN_TOKENS:
+            rule = re.search(rf'html\[data-theme="{theme}"\] \.highlight \.{token} {{([^}}]*)}}', style)
+            assert rule is None or rule.group(1).strip() == f"color: {block}", \
+                f"pygments.css styles .{token} unlike the code around it in the {theme} theme: {rule.group(1)}"
+    page = (site / "book" / "chapters" / "04_rnn.html").read_text()
+    spans = re.findall(r'<span class="(?:%s)">' % "|".join(PLAIN_TOKENS), page)
+    assert "highlight-ipython3" in page and not spans, f"chapter 04's code has {len(spans)} spans of plain tokens"
+
+
+def test_api_reference_speaks_to_readers_not_to_the_course_developers(site):
+    text = " ".join(visible_text(site / "book" / "api.html").split())
+    notes = [note for note in ("make_pages.py", "book/_ext", "tests/", "Error displaying widget") if note in text]
+    assert not notes, f"the API reference shows the developers' notes: {notes}"
+
+
+@pytest.mark.parametrize("chapter", sorted(held_back_chapters()))
+def test_a_chapter_without_its_notebook_says_so_under_its_title(site, chapter):
+    page = (site / "book" / "chapters" / f"{chapter}.html").read_text()
+    title, note = page.find("</h1>", page.find("<article")), page.find("The exercise notebook comes later")
+    assert 0 <= title < note, f"{chapter}: the note that its notebook comes later is not under the chapter's title"
 
 
 @pytest.mark.parametrize("chapter", chapters())

@@ -13,11 +13,9 @@ them to the device.
 While ``fit`` runs, one progress bar counts the batches of all its epochs and shows the running loss and
 tokens per second; when an epoch ends, one line gives its metrics (``epoch 3/10  train loss 0.4123
 validation accuracy 0.87  1.20 s  15,300 tokens/s``), and when the run ends the bar's final line stays. The
-bar is tqdm's text bar, in a notebook too: a widget bar is saved in the notebook as a widget, which reopened
-shows "Error displaying widget". In a Jupyter kernel the bar writes to stdout, so that a run's epoch lines
-and its bar make one output; elsewhere it writes to stderr, and a log or a pipe gets the epoch lines alone.
-The lines go to stdout, flushed, so a log gets them at once; the website keeps them and drops the bar
-(book/make_pages.py).
+bar is tqdm's text bar, in a notebook too. In a Jupyter kernel the bar writes to stdout, so that a run's
+epoch lines and its bar make one output; elsewhere it writes to stderr, and a log or a pipe gets the epoch
+lines alone. The lines go to stdout, flushed, so a log gets them at once.
 
 On CUDA the forward pass runs under bf16 autocast and batches come from pinned memory, and
 the losses are read back only every ``REFRESH_SECONDS`` (for the progress bar and the check
@@ -56,9 +54,12 @@ def _bar_output():
     return sys.stdout if type(shell).__name__ == "ZMQInteractiveShell" else sys.stderr
 
 
+# A text bar in a notebook too: tqdm's widget bar is saved in the notebook as a widget, which reopened shows
+# "Error displaying widget". The website keeps the epoch lines and drops the bar (book/make_pages.py); these
+# notes stay out of the docstrings, which the website's API page shows to readers.
 class progress_bar(tqdm):  # named and called like tqdm, which it is
-    """tqdm's text bar, also in a notebook (where a widget would be saved as "Error displaying widget"), on
-    stdout in a Jupyter kernel and on stderr elsewhere. For a demo's own training loop, as for the trainer's."""
+    """tqdm's text bar, also in a notebook, on stdout in a Jupyter kernel and on stderr elsewhere. For a demo's
+    own training loop, as for the trainer's."""
 
     def __init__(self, iterable=None, **options):
         options.setdefault("file", _bar_output())
