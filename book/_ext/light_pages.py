@@ -13,7 +13,10 @@ results are cached in _build/figures/ by the figure's content (quantising takes 
 
 Bootstrap's style sheet (0.2 MB) is mostly utility classes the theme never uses: only the rules whose
 classes all appear somewhere in the site (its pages, or its scripts, which add classes such as "show")
-are kept, as PurgeCSS would keep them.
+are kept, as PurgeCSS would keep them. The theme's, Sphinx's and MyST-NB's style sheets are purged likewise
+(80 KB on a chapter page, most of it MyST-NB's rules for widgets and outputs the site has none of). A class
+inside ``:not()``, ``:is()``, ``:where()`` or ``:has()`` need not appear (such a selector may apply all the
+same), and a selector list is split only at its own commas, not at those inside these.
 
 A code cell's HTML is mostly Pygments' token spans (a third of chapter 04's page): the names, punctuation and
 spaces, which its style sheet colours as the code block's own text in both themes (``PLAIN_TOKENS``), are
@@ -151,7 +154,9 @@ def fewer_colours(outdir: Path, cache: Path) -> None:
         shutil.copyfile(cached, figure)
 
 
-BOOTSTRAP = "_static/styles/bootstrap.css"
+PURGED = ("_static/styles/bootstrap.css", "_static/styles/pydata-sphinx-theme.css",
+          "_static/styles/sphinx-book-theme.css", "_static/basic.css", "_static/mystnb.*.css")
+PSEUDO_CLASS_ARGUMENT = re.compile(r":(?:not|is|where|has)\([^)]*\)")
 WORD = re.compile(r"[A-Za-z_][\w-]*")
 CLASS = re.compile(r"\.(-?[A-Za-z_][\w-]*)")
 COMMENT = re.compile(r"/\*.*?\*/", re.S)
@@ -176,6 +181,17 @@ def _blocks(css: str) -> list[tuple[str, str | None]]:
     return blocks
 
 
+def _selectors(prelude: str) -> list[str]:
+    """A selector list's selectors: split at its commas, not at those inside parentheses (``:is(.a, .b)``)."""
+    selectors, depth, start = [], 0, 0
+    for at, character in enumerate(prelude):
+        depth += {"(": 1, ")": -1}.get(character, 0)
+        if character == "," and depth == 0:
+            selectors.append(prelude[start:at])
+            start = at + 1
+    return [*selectors, prelude[start:]]
+
+
 def purged(css: str, used: set[str]) -> str:
     """The rules of ``css`` whose selectors name only classes in ``used`` (a selector list keeps those that do)."""
     kept = []
@@ -186,27 +202,28 @@ def purged(css: str, used: set[str]) -> str:
         elif head.startswith("@"):
             if inner := purged(body, used):
                 kept.append(f"{prelude}{{{inner}}}")
-        elif selectors := [s for s in prelude.split(",") if set(CLASS.findall(s)) <= used]:
+        elif selectors := [s for s in _selectors(prelude)
+                           if set(CLASS.findall(PSEUDO_CLASS_ARGUMENT.sub("", s))) <= used]:
             kept.append(f"{','.join(selectors)}{{{body}}}")
     return "".join(kept)
 
 
-def purge_bootstrap(outdir: Path) -> None:
+def purge_style_sheets(outdir: Path) -> None:
     used = set()
     for file in [*_pages(outdir), *(outdir / "_static").rglob("*.js")]:
         if "mathjax" not in file.parts:
             used |= set(WORD.findall(file.read_text(errors="replace")))
-    sheet = outdir / BOOTSTRAP
-    css = sheet.read_text()
-    licence = COMMENT.match(css.lstrip())
-    sheet.write_text((licence.group(0) + "\n" if licence else "") + purged(css, used))
+    for sheet in (sheet for pattern in PURGED for sheet in outdir.glob(pattern)):
+        css = sheet.read_text()
+        licence = COMMENT.match(css.lstrip())
+        sheet.write_text((licence.group(0) + "\n" if licence else "") + purged(css, used))
 
 
 def lighten(app, exception) -> None:
     if exception is not None or app.builder.format != "html":
         return
     subset_icons(app)
-    purge_bootstrap(Path(app.outdir))
+    purge_style_sheets(Path(app.outdir))
     fewer_colours(Path(app.outdir), Path(app.srcdir) / "_build" / "figures")
 
 

@@ -26,7 +26,7 @@ CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first
 PAGES = toc_pages()
 VIEWPORTS = {"phone": {"width": 390, "height": 844}, "laptop": {"width": 1366, "height": 900}}
 FIXED_BYTES = 600_000  # what every page loads besides its own HTML, figures and maths: theme, icons, scripts
-PAGE_BYTES = 2_000_000  # the heaviest chapter, MathJax and figures included
+PAGE_BYTES = 1_800_000  # the heaviest chapter, MathJax (0.76 MB of script, and its fonts) and figures included
 CODE_SCROLLING = 0.05  # the share of code and output blocks that may scroll sideways at 1366 px
 SMALLEST_LABEL_PX = 10  # a diagram's smallest label, on a phone once tapped
 # TeX that MathJax should have typeset: a command, display dollars, \( or \[, or $...$ around a formula.
