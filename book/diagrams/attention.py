@@ -68,7 +68,7 @@ def encoder_decoder_attention() -> Canvas:
 
 
 def multi_head_attention() -> Canvas:
-    """Chapter 11: scaled dot-product attention in h = 2 heads (Eqs. 8-9), and the causal mask of one head."""
+    """Chapter 11: scaled dot-product attention in H = 2 heads (Eqs. 8-9), and the causal mask of one head."""
     c = Canvas(760, 430)
     head_kinds, head_colours = ("input", "state"), (ACCENT, STATE)
     x = c.box(250, 405, 120, 30, r"$X\ [B, L, D]$", "input")
@@ -80,12 +80,12 @@ def multi_head_attention() -> Canvas:
                                         size=9.5)
         c.text(px, 292, rf"$X W_{name.lower()}^\top$", size=9)
     c.text(455, 310, "each projection is cut into", ha="left", size=9)
-    c.text(455, 326, "h = 2 heads of D/h columns", ha="left", size=9)
+    c.text(455, 326, "H = 2 heads of D/H columns", ha="left", size=9)
 
     heads = []
     for head in range(2):
         hx = 150 + 200 * head
-        box = c.box(hx, 212, 178, 44, rf"softmax$\left(\frac{{Q_{head + 1} K_{head + 1}^\top}}{{\sqrt{{D/h}}}}\right)"
+        box = c.box(hx, 212, 178, 44, rf"softmax$\left(\frac{{Q_{head + 1} K_{head + 1}^\top}}{{\sqrt{{D/H}}}}\right)"
                     rf" V_{head + 1}$", "tanh", size=9.5)
         for offset, name in zip((-50, 0, 50), "QKV"):
             c.arrow(blocks[name, head].top, (hx + offset, 234), color=head_colours[head], width=1.1)

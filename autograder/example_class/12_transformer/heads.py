@@ -2,7 +2,7 @@
 
 answers: solution
 loses: test_attention_heads_example test_attention_heads_cross test_attention_heads_causal test_attention_heads_gradients test_encoder_block_torch test_encoder_block_padding test_encoder_block_gradients test_decoder_block_torch test_decoder_block_masks test_decoder_block_edges test_decoder_block_gradients test_transformer_encode_torch test_transformer_encode_gradients
-hint: head h uses columns
+hint: head i uses columns
 hint: builds on your attention_heads
 """
 # %% attention_heads

@@ -7,10 +7,10 @@ flattens it towards uniform. The stable softmax subtracts the maximum after the 
 small T cannot overflow.
 
 Chapter 13 cuts the tail before sampling. **Top-k** keeps the k most probable tokens; **top-p** (nucleus
-sampling, Holtzman et al., 2020, "The Curious Case of Neural Text Degeneration", Eq. 3) keeps the smallest
-set of most probable tokens whose probability reaches p::
+sampling, Holtzman et al., 2020, "The Curious Case of Neural Text Degeneration", Eqs. 2-3) keeps the
+smallest set of most probable tokens whose probability reaches p::
 
-    V(p) = the smallest prefix of the tokens sorted by probability with  sum_{v in V(p)} P(v) >= p
+    V(p) = the smallest prefix of the tokens sorted by probability with  sum_{v in V(p)} P(v) >= p   (Eq. 2)
     P'(v) = P(v) / sum_{u in V(p)} P(u)  for v in V(p),  0 otherwise                       (Eq. 3)
 
 Decisions where the papers are silent: top-k is applied first and top-p then works on the renormalised
@@ -38,7 +38,7 @@ def _keep_at_least(log_p: torch.Tensor, threshold: torch.Tensor) -> torch.Tensor
 def filter_logits(logits: torch.Tensor, temperature: float = 1.0, top_k: int | None = None,
                   top_p: float | None = None) -> torch.Tensor:
     """Log-probabilities ``[B, V]`` of ``logits / temperature`` restricted to the ``top_k`` most probable
-    tokens, then to the nucleus of probability ``top_p`` (Eq. 3), renormalised; removed tokens get −inf."""
+    tokens, then to the nucleus of probability ``top_p`` (Eq. 2), renormalised (Eq. 3); removed tokens get −inf."""
     if temperature <= 0:
         raise ValueError(f"temperature must be positive, got {temperature}")
     log_p = log_softmax(logits / temperature, dim=-1)
