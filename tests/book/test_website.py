@@ -229,6 +229,18 @@ def test_code_is_written_without_a_span_for_each_plain_token(site):
     assert "highlight-ipython3" in page and not spans, f"chapter 04's code has {len(spans)} spans of plain tokens"
 
 
+def test_every_table_header_says_in_words_what_its_column_holds(site):
+    """A header cell that is empty, or a formula alone (which shows no text to assistive technology's checks:
+    axe-core's empty-table-header), names no column."""
+    unnamed = []
+    for page in html_files(site):
+        for header in re.findall(r"<th\b[^>]*>(.*?)</th>", page.read_text(), re.S):
+            words = html.unescape(re.sub(r"<[^>]+>", "", re.sub(r"\\\(.*?\\\)", "", header))).strip()
+            if not words:
+                unnamed.append(f"{page.relative_to(site)}: {header[:80]!r}")
+    assert not unnamed, f"table headers without words: {unnamed[:5]}"
+
+
 def test_api_reference_speaks_to_readers_not_to_the_course_developers(site):
     text = " ".join(visible_text(site / "book" / "api.html").split())
     notes = [note for note in ("make_pages.py", "book/_ext", "tests/", "Error displaying widget") if note in text]
