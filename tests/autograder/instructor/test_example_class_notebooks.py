@@ -21,7 +21,7 @@ from grading.instructor.release.notebooks import release
 from grading.instructor.verdicts.checker import role
 from tests.autograder.instructor.test_example_class import POINTER
 
-CHAPTERS = ["05_lstm_gru", "11_seq2seq", "12_transformer", "13_gpt"]
+CHAPTERS = ["05_lstm_gru", "11_seq2seq", "12_transformer", "13_gpt", "14_ssm"]
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 _DEFINITIONS = (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.ClassDef)
 
