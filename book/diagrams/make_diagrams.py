@@ -35,6 +35,7 @@ import language_model
 import order
 import recurrent
 import search
+import state_space
 import structured
 import words
 from draw import render
@@ -67,6 +68,7 @@ DIAGRAMS = {
     "13_bpe_merges": gpt.bpe_merges,
     "13_causal_mask": gpt.causal_mask,
     "13_kv_cache": gpt.kv_cache,
+    "14_scan_tree": state_space.scan_tree,
 }
 
 
