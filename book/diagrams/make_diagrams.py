@@ -68,6 +68,7 @@ DIAGRAMS = {
     "13_bpe_merges": gpt.bpe_merges,
     "13_causal_mask": gpt.causal_mask,
     "13_kv_cache": gpt.kv_cache,
+    "14_two_views": state_space.two_views,
     "14_scan_tree": state_space.scan_tree,
 }
 

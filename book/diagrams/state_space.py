@@ -1,13 +1,18 @@
-"""Chapter 14's state-space models: the Hillis–Steele scan of a linear recurrence as a tree."""
+"""Chapter 14's state-space models: one SSM as a recurrence and as a convolution, and the Hillis–Steele scan of a
+linear recurrence as a tree."""
 import math
 
 import torch
-from draw import HIGHLIGHT, INK, Canvas
+from draw import HIGHLIGHT, INK, MUTED, Canvas
 from seqmodels.layers.scan import linear_scan
+from seqmodels.layers.state_space import ssm_kernel
 
 # Section 5's worked example: step t is the map h -> a_t h + b_t, the pair e_t = (a_t, b_t).
 A_STEPS = (9.0, 0.5, 0.5, 1.0)
 B_STEPS = (1.0, 2.0, 3.0, 4.0)
+# Section 3's worked example: one channel with two states, and the impulse whose response is the kernel.
+A_BAR, B_BAR, C_OUT = (0.5, 0.25), (1.0, 2.0), (2.0, 1.0)
+IMPULSE = (1.0, 0.0, 0.0, 0.0)
 
 
 def _number(value: float) -> str:
@@ -79,4 +84,81 @@ def scan_tree() -> Canvas:
            "and keeps its pair", size=8.5)
     c.text(380, y + 64, r"each round is a few operations on whole tensors: $\lceil \log_2 L \rceil$ rounds "
            r"(2 for $L = 4$, 12 for $L = 4096$), $O(L \log L)$ work", size=8.5)
+    return c
+
+
+def impulse_response() -> tuple[list[float], list[float]]:
+    """Section 3's two-state system on the impulse: (y from the recurrence, run as the package's linear_scan with
+    a_t = A_bar and b_t = B_bar u_t, and the package's kernel K), which must be equal."""
+    L = len(IMPULSE)
+    a_bar = torch.tensor(A_BAR, dtype=torch.float64)
+    b_bar = torch.tensor(B_BAR, dtype=torch.float64)
+    c = torch.tensor(C_OUT, dtype=torch.float64)
+    u = torch.tensor(IMPULSE, dtype=torch.float64)
+    h = linear_scan(a_bar.expand(1, L, -1), b_bar * u[None, :, None])  # [1, L, N]
+    kernel = ssm_kernel(a_bar[None], b_bar[None], c[None], L)[0]
+    return (h[0] * c).sum(-1).tolist(), kernel.tolist()
+
+
+def _kernel_entry(k: int) -> str:
+    power = "" if k == 0 else r"\bar A" if k == 1 else rf"{{\bar A}}^{k}"
+    return rf"$K_{k} = C {power} \bar B$"
+
+
+def two_views() -> Canvas:
+    """The same time-invariant SSM twice: unrolled as chapter 04's recurrence h_t = A_bar h_(t-1) + B_bar u_t,
+    y_t = <C, h_t>, and as chapter 07's causal convolution y_t = sum_k K_k u_(t-k) with K_k = C A_bar^k B_bar;
+    section 3's worked example fills in the numbers (the impulse's response is the kernel)."""
+    y, kernel = impulse_response()
+    L = len(IMPULSE)
+    xs = [215 + 150 * t for t in range(L)]
+    c = Canvas(760, 634)
+    c.text(380, 14, "two views of one time-invariant SSM: the same outputs $y_t$, computed two ways")
+    # Chapter 04's view: the recurrence, unrolled over t.
+    c.text(20, 44, "chapter 04's view: a recurrence, one step after another", size=9.5, ha="left", weight="bold")
+    c.text(20, 64, r"$h_t = \bar A \odot h_{t-1} + \bar B\, u_t$,   $y_t = \langle C, h_t \rangle$,   "
+           r"from $h_{-1} = 0$ (section 3's example: an impulse $u$)", size=9.5, ha="left")
+    rows = {"y": 104, "h": 179, "u": 254}
+    previous = c.box(80, rows["h"], 56, 34, "$h_{-1}$\n= 0", "padding", size=9)
+    for t, x in enumerate(xs):
+        output = c.box(x, rows["y"], 104, 30, f"$y_{t}$ = {y[t]:g}", "output", size=9.5)
+        state = c.box(x, rows["h"], 60, 34, f"$h_{t}$", "state")
+        given = c.box(x, rows["u"], 104, 30, f"$u_{t}$ = {IMPULSE[t]:g}", "input", size=9.5)
+        c.arrow(previous.right, state.left)
+        c.text((previous.right[0] + state.left[0]) / 2, rows["h"] - 11, r"$\bar A\, \odot$", size=9.5)
+        c.arrow(given.top, state.bottom)
+        c.text(x + 8, (given.top[1] + state.bottom[1]) / 2, r"$\bar B$", size=9.5, ha="left")
+        c.arrow(state.top, output.bottom)
+        c.text(x + 8, (state.top[1] + output.bottom[1]) / 2, "$C$", size=9.5, ha="left")
+        previous = state
+    c.text(380, 292, r"the state $h_t$ holds $N$ numbers whatever $t$ is: each generated token costs the same",
+           size=9)
+    # Chapter 07's view: the causal convolution with the kernel.
+    c.ax.plot([20, 740], [314, 314], color=MUTED, linewidth=0.8, linestyle=(0, (2, 3)))
+    c.text(20, 338, "chapter 07's view: a causal convolution, all positions at once", size=9.5, ha="left",
+           weight="bold")
+    c.text(20, 358, r"$y_t = K_0 u_t + K_1 u_{t-1} + \cdots + K_t u_0$   with the kernel   "
+           r"$K = (C\bar B,\ C\bar A\bar B,\ C{\bar A}^2\bar B, \ldots)$", size=9.5, ha="left")
+    c.text(20, 404, "kernel $K$", size=9.5, ha="left")
+    for k, x in enumerate(xs):
+        c.box(x, 404, 124, 42, "", "neutral")
+        c.text(x, 393, _kernel_entry(k), size=9, color=INK)
+        c.text(x, 414, f"{kernel[k]:g}", size=9, color=INK)
+    rows = {"y": 472, "u": 580}
+    last = L - 1
+    outputs = [c.box(x, rows["y"], 104, 30, f"$y_{t}$", "output" if t == last else "padding", size=9.5)
+               for t, x in enumerate(xs)]
+    inputs = [c.box(x, rows["u"], 104, 30, f"$u_{t}$", "input", size=9.5) for t, x in enumerate(xs)]
+    for t, given in enumerate(inputs):
+        end = (outputs[last].x - 36 + 24 * t, outputs[last].bottom[1])
+        c.arrow(given.top, end, color=HIGHLIGHT, width=1.3)
+        # the weight K_(last - t) beside its line, on the side away from the other lines
+        dx, dy = end[0] - given.top[0], end[1] - given.top[1]
+        length = math.hypot(dx, dy)
+        middle = (given.top[0] + 0.35 * dx + 12 * dy / length, given.top[1] + 0.35 * dy - 12 * dx / length)
+        c.text(*middle, f"$K_{last - t}$", size=9.5, color=HIGHLIGHT)
+    c.text(20, rows["y"], "$y$", size=9.5, ha="left")
+    c.text(20, rows["u"], "$u$", size=9.5, ha="left")
+    c.text(380, 618, rf"orange: $y_{last}$ weighs each $u_{{{last}-k}}$ by $K_k$ (every $y_t$ likewise, from "
+           r"$u_0 \ldots u_t$); the impulse's response above is this kernel", size=9)
     return c
