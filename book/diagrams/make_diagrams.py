@@ -70,6 +70,7 @@ DIAGRAMS = {
     "13_kv_cache": gpt.kv_cache,
     "14_two_views": state_space.two_views,
     "14_scan_tree": state_space.scan_tree,
+    "14_selective_ssm": state_space.selective_ssm,
 }
 
 

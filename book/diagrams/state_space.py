@@ -1,5 +1,5 @@
-"""Chapter 14's state-space models: one SSM as a recurrence and as a convolution, and the Hillis–Steele scan of a
-linear recurrence as a tree."""
+"""Chapter 14's state-space models: one SSM as a recurrence and as a convolution, the Hillis–Steele scan of a
+linear recurrence as a tree, and the selective SSM inside the package's Mamba block."""
 import math
 
 import torch
@@ -161,4 +161,77 @@ def two_views() -> Canvas:
     c.text(20, rows["u"], "$u$", size=9.5, ha="left")
     c.text(380, 618, rf"orange: $y_{last}$ weighs each $u_{{{last}-k}}$ by $K_k$ (every $y_t$ likewise, from "
            r"$u_0 \ldots u_t$); the impulse's response above is this kernel", size=9)
+    return c
+
+
+def selective_ssm() -> Canvas:
+    """The package's MambaBlock (seqmodels.models.mamba), bottom to top: RMSNorm, in_proj into u and z, the causal
+    depthwise convolution and SiLU, then the selective SSM (Δ_t, B_t, C_t from u_t; discretise; scan; read out),
+    gated by SiLU(z), out_proj and the residual."""
+    c = Canvas(760, 760)
+    c.text(380, 14, r"Mamba's block around the selective SSM: $\Delta_t$, $B_t$, $C_t$ are computed from the input "
+           "at every step")
+    main, gate, width = 290, 575, 250
+
+    def step(y, text, kind, w=width, x=main, h=32, size=9.5):
+        return c.box(x, y, w, h, text, kind, size=size)
+
+    given = step(730, r"$x$  [B, L, D]", "input", w=150)
+    norm = step(680, "RMSNorm (norm)", "note")
+    project = c.box((main + gate) / 2 + 10, 628, 390, 32, r"in_proj: Linear, $D \to 2ED$, split into $u$ and $z$",
+                    "neutral", size=9.5)
+    conv = step(568, "causal depthwise conv1d, width 4 (conv)", "neutral", w=290)
+    silu = step(524, "SiLU", "tanh", w=90)
+    c.arrow(given.top, norm.bottom)
+    c.arrow(norm.top, (main, project.bottom[1]))
+    c.arrow((main, project.top[1]), conv.bottom)
+    c.text(main + 8, (project.top[1] + conv.bottom[1]) / 2, "$u$", size=10, ha="left")
+    c.arrow(conv.top, silu.bottom)
+    # The selective SSM proper (seqmodels.layers.selective.selective_scan), outlined.
+    c.outline(40, 236, 522, 494, color=MUTED, width=1.2)
+    c.text(48, 250, "selective SSM", size=9, ha="left", weight="bold")
+    trunk = 482
+    c.ax.plot([main, main], [silu.top[1], trunk], color=MUTED, linewidth=1.3, zorder=1)
+    c.text(main - 6, trunk - 12, "$u_t$", size=10, ha="right")
+    c.text(main + 28, trunk - 12, "x_proj($u_t$) = (dt, $B_t$, $C_t$)", size=8, ha="left")
+    selection = {
+        "delta": c.box(140, 440, 180, 32, r"$\Delta_t$ = softplus(dt_proj(dt))", "gate", size=9),
+        "B": c.box(main + 20, 440, 70, 32, "$B_t$", "gate", size=9.5),
+        "C": c.box(475, 440, 56, 32, "$C_t$", "gate", size=9.5),
+    }
+    for box in selection.values():
+        c.path([(main, trunk), (box.x, trunk), box.bottom] if box.x != main else [(main, trunk), box.bottom])
+    A = c.box(90, 378, 90, 32, r"$A = -e^{A_{\log}}$", "neutral", size=9)
+    discretise = c.box(300, 378, 260, 34, r"$\bar A_t = e^{\Delta_t A}$,   $\bar B_t u_t = \Delta_t B_t u_t$",
+                       "state", size=9.5)
+    c.arrow(A.right, discretise.left)
+    c.arrow(selection["delta"].top, (selection["delta"].x + 60, discretise.bottom[1]))
+    c.arrow(selection["B"].top, (selection["B"].x, discretise.bottom[1]))
+    scan = c.box(300, 318, 300, 34, r"scan: $h_t = \bar A_t \odot h_{t-1} + \bar B_t u_t$  (linear_scan)",
+                 "state", size=9.5)
+    c.arrow(discretise.top, scan.bottom)
+    readout = c.box(260, 264, 220, 32, r"$y_t = \langle C_t, h_t \rangle + D \odot u_t$", "output", size=9.5)
+    c.arrow((readout.x, scan.top[1]), readout.bottom)
+    c.path([selection["C"].top, (selection["C"].x, readout.y), readout.right])
+    # The gate, the output projection and the residual.
+    z_silu = step(440, "SiLU", "tanh", w=80, x=gate)
+    c.arrow((gate, project.top[1]), z_silu.bottom)
+    c.text(gate + 8, (project.top[1] + z_silu.bottom[1]) / 2, "$z$", size=10, ha="left")
+    times = c.circle(main, 200, 13, r"$\odot$", "neutral")
+    c.arrow((main, readout.top[1]), times.bottom)
+    c.path([z_silu.top, (gate, times.y), times.right])
+    out = step(148, r"out_proj: Linear, $E D \to D$", "neutral")
+    c.arrow(times.top, out.bottom)
+    plus = c.circle(main, 98, 13, "+", "neutral")
+    c.arrow(out.top, plus.bottom)
+    c.path([given.left, (20, given.y), (20, plus.y), plus.left], color=HIGHLIGHT, dashed=True)
+    c.text(32, 600, "residual", size=9, ha="left", color=HIGHLIGHT, rotation=90)
+    result = step(48, r"$x$ + out_proj($y \odot$ SiLU($z$))  [B, L, D]", "output", w=300)
+    c.arrow(plus.top, result.bottom)
+    note_x = 686
+    c.box(note_x, 318, 136, 170, "", "note")
+    for k, line in enumerate(["the selection:", r"a large $\Delta_t$ gives", r"$\bar A_t \approx 0$: reset,",
+                              r"take in $u_t$; a tiny", r"one $\bar A_t \approx 1$, $\bar B_t \approx 0$:",
+                              "the token passes;", "no kernel, a scan"]):
+        c.text(note_x, 252 + 22 * k, line, color=INK, size=9)
     return c
