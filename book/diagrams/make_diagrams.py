@@ -35,6 +35,7 @@ import language_model
 import order
 import recurrent
 import search
+import state_space
 import structured
 import words
 from draw import render
@@ -67,6 +68,9 @@ DIAGRAMS = {
     "13_bpe_merges": gpt.bpe_merges,
     "13_causal_mask": gpt.causal_mask,
     "13_kv_cache": gpt.kv_cache,
+    "14_two_views": state_space.two_views,
+    "14_scan_tree": state_space.scan_tree,
+    "14_selective_ssm": state_space.selective_ssm,
 }
 
 
