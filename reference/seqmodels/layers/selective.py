@@ -1,10 +1,11 @@
 """Mamba's selective state space (Gu & Dao, 2023, "Mamba: Linear-Time Sequence Modeling with Selective State
 Spaces", Algorithm 2, §3.2): Δ, B and C depend on the input at every step, so the model can choose what to
-keep in its state and what to ignore.
+keep in its state and what to ignore::
 
-    Ā_t = exp(Δ_t A),   B̄_t u_t = Δ_t B_t u_t                    (Eq. 4 for A; the Euler rule for B, as in
-                                                                 their reference code, selective_scan_ref)
+    Ā_t = exp(Δ_t A),   B̄_t u_t = Δ_t B_t u_t                    (Eq. 4 for A; the Euler rule for B)
     h_t = Ā_t ⊙ h_{t−1} + B̄_t u_t,   y_t = ⟨C_t, h_t⟩ + D ⊙ u_t   (Eq. 2a-2b)
+
+The Euler rule for B̄ is the one of their reference code (selective_scan_ref).
 
 Ā_t changes with t, so there is no single kernel and no convolution; the recurrence is a linear scan over
 the D·N state (seqmodels.layers.scan).
