@@ -10,6 +10,10 @@ them to the device.
     history = trainer.fit(loader, epochs=5, evaluate=lambda m: {"val_loss": ...})
     history.plot()
 
+``scheduler=`` sets the learning rate before every update: a function of the update's number s (from 0) whose
+value multiplies the base rate (``seqmodels.training.schedules``: Vaswani et al.'s warm-up, or warm-up and
+cosine decay), run by PyTorch's ``LambdaLR``, which the trainer steps after each update.
+
 While ``fit`` runs, one progress bar counts the batches of all its epochs and shows the running loss and
 tokens per second; when an epoch ends, one line gives its metrics (``epoch 3/10  train loss 0.4123
 validation accuracy 0.87  1.20 s  15,300 tokens/s``), and when the run ends the bar's final line stays. The
@@ -183,12 +187,12 @@ def epoch_line(row: dict[str, float], epochs: int) -> str:
 
 
 class Trainer:
-    """Trains ``model`` with ``step`` and Adam (or ``optimizer``), clipping the gradients' global norm.
-    ``progress=False`` silences the progress bar and the epoch lines (for tests and benchmarks: a demo shows them)."""
+    """Trains ``model`` with ``step`` and Adam (or ``optimizer``), clipping the gradients' global norm; ``scheduler``
+    (update number -> factor of the base rate) changes the rate at every update. ``progress=False`` silences the progress bar and the epoch lines (for tests and benchmarks: a demo shows them)."""
 
     def __init__(self, model: nn.Module, step: Step, *, lr: float = 1e-3, optimizer: torch.optim.Optimizer | None = None,
                  device: str | torch.device | None = None, clip_norm: float | None = 1.0, seed: int = 0,
-                 progress: bool = True):
+                 progress: bool = True, scheduler: Callable[[int], float] | None = None):
         self.generator = seed_everything(seed)
         self.device = pick_device(str(device) if device is not None else None)
         distributed.start(self.device)  # under torchrun: join the process group (once)
@@ -196,6 +200,7 @@ class Trainer:
         distributed.broadcast_state(self.model)
         self.step = step
         self.optimizer = optimizer or torch.optim.Adam(self.model.parameters(), lr=lr)
+        self.scheduler = torch.optim.lr_scheduler.LambdaLR(self.optimizer, scheduler) if scheduler else None
         self.clip_norm = clip_norm
         self.progress = progress and distributed.is_main()
         self.history = History()
@@ -212,6 +217,8 @@ class Trainer:
         if self.clip_norm is not None:
             nn.utils.clip_grad_norm_(self.model.parameters(), self.clip_norm)  # global norm (Xiao Eq. 4.13)
         self.optimizer.step()
+        if self.scheduler is not None:
+            self.scheduler.step()  # the rate of the next update
         return loss, tokens
 
     def fit(self, loader: Iterable, epochs: int = 1,
@@ -260,16 +267,19 @@ class Trainer:
         bar.set_postfix(loss=f"{mean_loss:.4f}", tok_s=f"{rate:,.0f}")
 
     def save(self, path: str | Path) -> None:
-        """Model, optimizer and history, so that training can resume where it stopped (under torchrun, rank 0
+        """Model, optimizer (and schedule) and history, so that training can resume where it stopped (under torchrun, rank 0
         writes: every rank holds the same)."""
         if distributed.is_main():
             torch.save({"model": self.model.state_dict(), "optimizer": self.optimizer.state_dict(),
-                        "history": self.history.rows}, path)
+                        "history": self.history.rows,
+                        "scheduler": self.scheduler.state_dict() if self.scheduler is not None else None}, path)
         distributed.barrier()  # no rank reads it before it is written
 
     def load(self, path: str | Path) -> None:
         state = torch.load(path, map_location=self.device, weights_only=True)
         self.model.load_state_dict(state["model"])
         self.optimizer.load_state_dict(state["optimizer"])
+        if self.scheduler is not None:
+            self.scheduler.load_state_dict(state["scheduler"])
         self.history = History(list(state["history"]))
 

@@ -1,4 +1,5 @@
-"""The trainer: losses drop, runs are reproducible, clipping bounds the step, checkpoints resume exactly."""
+"""The trainer: losses drop, runs are reproducible, clipping bounds the step, checkpoints resume exactly, and a
+schedule sets the rate of every update as PyTorch's AdamW with LambdaLR stepped by hand does."""
 
 import os
 import re
@@ -11,6 +12,8 @@ import torch
 from torch import nn
 
 from seqmodels.training import History, Trainer, make_loader, pick_device, to_device
+from seqmodels.training.schedules import cosine_schedule
+from seqmodels.training.weight_decay import adamw
 
 matplotlib.use("Agg")
 
@@ -112,6 +115,72 @@ def test_a_checkpoint_resumes_exactly(tmp_path):
     assert resumed.history["epoch"] == [1, 2]
     for a, b in zip(resumed.model.parameters(), uninterrupted.model.parameters()):
         torch.testing.assert_close(a, b, rtol=0, atol=0)
+
+
+def test_a_schedule_sets_every_updates_rate_as_lambda_lr_stepped_by_hand():
+    """The trainer with AdamW (weight decay) and the cosine schedule after warm-up against the same updates made
+    by hand with torch.optim.AdamW and LambdaLR: the same weights after every epoch (no clipping)."""
+    schedule = cosine_schedule(3, 12)
+    torch.manual_seed(5)
+    model, by_hand = nn.Linear(3, 1), nn.Linear(3, 1)
+    by_hand.load_state_dict(model.state_dict())
+    trainer = Trainer(model, step, optimizer=torch.optim.AdamW(model.parameters(), lr=0.05, weight_decay=0.1),
+                      scheduler=schedule, clip_norm=None, device="cpu", progress=False)
+    optimizer = torch.optim.AdamW(by_hand.parameters(), lr=0.05, weight_decay=0.1)
+    scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, schedule)
+    rates = []
+    for epoch in range(3):  # 4 updates an epoch: past the warm-up and the whole cosine
+        trainer.fit(make_loader(regression_data(), 16, collate, seed=epoch), epochs=1)
+        for batch in make_loader(regression_data(), 16, collate, seed=epoch):
+            rates.append(optimizer.param_groups[0]["lr"])
+            optimizer.zero_grad()
+            step(by_hand, batch)[0].backward()
+            optimizer.step()
+            scheduler.step()
+        for ours, expected in zip(model.parameters(), by_hand.parameters(), strict=True):
+            torch.testing.assert_close(ours, expected, rtol=1e-6, atol=1e-7)
+    assert rates[2] == pytest.approx(0.05) and rates[-1] < 0.05 * 0.2  # warmed up, then decayed
+
+
+def test_the_trainers_own_schedule_without_an_optimizer_scales_adams_base_rate():
+    """scheduler= alone: Adam at lr times the factor of each update, the factor read at every optimizer step."""
+    seen = []
+    trainer = make_trainer(scheduler=lambda s: 1.0 / (s + 1))
+    trainer.optimizer.register_step_pre_hook(lambda optimizer, *_: seen.append(optimizer.param_groups[0]["lr"]))
+    trainer.fit(make_loader(regression_data(), 16, collate), epochs=2)
+    assert seen == pytest.approx([0.05 / (s + 1) for s in range(8)])
+
+
+def test_a_checkpoint_resumes_the_schedule_where_it_stopped(tmp_path):
+    def loader():
+        return make_loader(regression_data(), 16, collate, seed=7)
+
+    first = make_trainer(seed=7, scheduler=cosine_schedule(2, 8))
+    first.fit(loader(), epochs=1)
+    first.save(tmp_path / "ckpt.pt")
+    resumed = make_trainer(seed=99, scheduler=cosine_schedule(2, 8))
+    resumed.load(tmp_path / "ckpt.pt")
+    resumed.fit(loader(), epochs=1)
+    uninterrupted = make_trainer(seed=7, scheduler=cosine_schedule(2, 8))
+    uninterrupted.fit(loader(), epochs=1)
+    uninterrupted.fit(loader(), epochs=1)
+    for a, b in zip(resumed.model.parameters(), uninterrupted.model.parameters()):
+        torch.testing.assert_close(a, b, rtol=0, atol=0)
+
+
+def test_adamw_decays_the_matrices_and_leaves_the_vectors():
+    """With zero gradients Adam's step is 0, so AdamW's update is its decoupled decay alone (Loshchilov & Hutter,
+    Algorithm 2, line 12): θ <- θ (1 - lr λ) for the weight matrix, unchanged for the bias."""
+    torch.manual_seed(0)
+    layer = nn.Linear(3, 2)
+    before = [p.detach().clone() for p in (layer.weight, layer.bias)]
+    optimizer = adamw(layer, lr=0.1, weight_decay=0.5)
+    for p in layer.parameters():
+        p.grad = torch.zeros_like(p)
+    optimizer.step()
+    torch.testing.assert_close(layer.weight.detach(), before[0] * (1 - 0.1 * 0.5), rtol=1e-6, atol=0)
+    torch.testing.assert_close(layer.bias.detach(), before[1], rtol=0, atol=0)
+    assert optimizer.defaults["betas"] == (0.9, 0.95)
 
 
 def test_the_progress_bar_reports_loss_and_tokens_per_second(capsys, monkeypatch):
