@@ -15,6 +15,14 @@ on the same weights (learned positions only: ``gpt_block`` has no rotation). Sam
 values of the positions generated so far in buffers allocated once (Eq. 3 of seqmodels.layers.gpt), and
 each step runs the blocks on the newest token only; ``cache=False`` reruns the whole prefix at every step.
 
+**What today's open models change** (LLaMA, Touvron et al., 2023; Mistral, Jiang et al., 2023), each an option
+whose default keeps GPT-2's choice: ``norm="rms"`` puts RMSNorm (Zhang & Sennrich, 2019, Eq. 4: chapter 14's
+``rms_norm``, here PyTorch's fused ``F.rms_norm`` as layer norm is ``F.layer_norm``) in place of every layer norm, ``ffn="swiglu"`` the SwiGLU network (``seqmodels.layers.swiglu``, of
+the width that keeps the parameter count) in place of the GELU one, and ``positions="rope"`` rotates queries and
+keys instead of adding learned positions. The variants keep their weights in the same
+``nn.TransformerEncoderLayer`` modules, with ``norm1``, ``norm2`` (and ``final_norm``) made ``nn.RMSNorm`` and
+``linear1`` (W and V stacked) and ``linear2`` made bias-free; they run on the fast path only.
+
 ``GPTClassifier`` reads a GPT's final state at each sequence's last real token (the only one that has seen
 the whole sequence under the causal mask) into a linear layer: fine-tuning trains both.
 """
@@ -27,18 +35,23 @@ from torch.nn import functional as F
 from seqmodels.layers.gpt import fast_causal_attention, gpt_block
 from seqmodels.layers.rotary import rope
 from seqmodels.layers.sampling import sample_tokens
+from seqmodels.layers.swiglu import swiglu, swiglu_width
 from seqmodels.models.transformer import block_weights
 
 
 class GPT(nn.Module):
     def __init__(self, vocab_size: int, *, dim: int = 64, heads: int = 4, feedforward: int = 256, layers: int = 2,
-                 max_len: int = 128, positions: str = "learned", hand_written: bool = False,
-                 block_fn: Callable = gpt_block):
+                 max_len: int = 128, positions: str = "learned", norm: str = "layer", ffn: str = "gelu",
+                 hand_written: bool = False, block_fn: Callable = gpt_block):
         super().__init__()
-        if positions not in ("learned", "rope"):
-            raise ValueError(f"positions must be 'learned' or 'rope', not {positions!r}")
+        for name, value, allowed in [("positions", positions, ("learned", "rope")), ("norm", norm, ("layer", "rms")),
+                                     ("ffn", ffn, ("gelu", "swiglu"))]:
+            if value not in allowed:
+                raise ValueError(f"{name} must be one of {allowed}, not {value!r}")
         if hand_written and positions == "rope":
             raise ValueError("the hand-written path runs gpt_block, which has no rotary positions")
+        if hand_written and (norm, ffn) != ("layer", "gelu"):
+            raise ValueError("the hand-written path runs gpt_block, which has layer norms and a GELU network")
         self.embedding = nn.Embedding(vocab_size, dim)
         self.position_embedding = nn.Embedding(max_len, dim) if positions == "learned" else None
         with torch.no_grad():  # GPT-2's initialisation of both tables
@@ -49,7 +62,16 @@ class GPT(nn.Module):
             nn.TransformerEncoderLayer(dim, heads, feedforward, dropout=0.0, activation="gelu", batch_first=True,
                                        norm_first=True) for _ in range(layers))
         self.final_norm = nn.LayerNorm(dim)
-        self.heads, self.max_len, self.positions = heads, max_len, positions
+        if norm == "rms":
+            self.final_norm = nn.RMSNorm(dim, eps=1e-5)
+            for layer in self.blocks:
+                layer.norm1, layer.norm2 = nn.RMSNorm(dim, eps=1e-5), nn.RMSNorm(dim, eps=1e-5)
+        if ffn == "swiglu":
+            width = swiglu_width(dim, feedforward)
+            for layer in self.blocks:
+                layer.linear1 = nn.Linear(dim, 2 * width, bias=False)  # W (the gate) over V
+                layer.linear2 = nn.Linear(width, dim, bias=False)  # W2
+        self.heads, self.max_len, self.positions, self.norm, self.ffn = heads, max_len, positions, norm, ffn
         self.hand_written, self.block_fn = hand_written, block_fn
 
     def _block(self, layer: nn.TransformerEncoderLayer, x: torch.Tensor, start: int,
@@ -58,7 +80,7 @@ class GPT(nn.Module):
         ``[B, H, capacity, D/H]`` that hold the positions before ``start`` and receive these."""
         B, L, D = x.shape
         attention = layer.self_attn
-        normed = F.layer_norm(x, (D,), layer.norm1.weight, layer.norm1.bias, layer.norm1.eps)
+        normed = self._normalise(layer.norm1, x)
         q, k, v = F.linear(normed, attention.in_proj_weight, attention.in_proj_bias).view(
             B, L, 3, self.heads, D // self.heads).unbind(2)  # each [B, L, H, D/H]
         if self.positions == "rope":
@@ -72,8 +94,16 @@ class GPT(nn.Module):
         if start > 0 and L > 1:
             raise ValueError("after a cached prefix the blocks take one new position at a time")
         x = x + attention.out_proj(out.transpose(1, 2).reshape(B, L, D))
-        normed = F.layer_norm(x, (D,), layer.norm2.weight, layer.norm2.bias, layer.norm2.eps)
+        normed = self._normalise(layer.norm2, x)
+        if self.ffn == "swiglu":
+            return x + swiglu(normed, *layer.linear1.weight.chunk(2), layer.linear2.weight)
         return x + layer.linear2(F.gelu(layer.linear1(normed)))
+
+    def _normalise(self, norm: nn.Module, x: torch.Tensor) -> torch.Tensor:
+        """``norm``'s weights applied to ``x``: RMSNorm or layer norm."""
+        if self.norm == "rms":
+            return F.rms_norm(x, x.shape[-1:], norm.weight, norm.eps)
+        return F.layer_norm(x, x.shape[-1:], norm.weight, norm.bias, norm.eps)
 
     def _inputs(self, ids: torch.Tensor, start: int = 0) -> torch.Tensor:
         x = self.embedding(ids)
@@ -94,7 +124,7 @@ class GPT(nn.Module):
         else:
             for layer in self.blocks:
                 x = self._block(layer, x, 0, None)
-        return self.final_norm(x)
+        return self._normalise(self.final_norm, x)
 
     def logits(self, states: torch.Tensor) -> torch.Tensor:
         return states @ self.embedding.weight.T  # tied to the input embedding
@@ -131,7 +161,7 @@ class GPT(nn.Module):
             x = self._inputs(new, start)
             for layer, buffer in zip(self.blocks, buffers):
                 x = self._block(layer, x, start, buffer)
-            logits = self.logits(self.final_norm(x[:, -1]))
+            logits = self.logits(self._normalise(self.final_norm, x[:, -1]))
             start += new.shape[1]
             new = sample_tokens(logits.float(), generator, temperature, top_k, top_p)[:, None]
             ids = torch.cat([ids, new], dim=1)
