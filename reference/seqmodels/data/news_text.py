@@ -51,13 +51,17 @@ def news_sentences(document: str) -> list[str]:
     return SENTENCE_END.split(document)
 
 
+def news_document_splits(fractions: tuple[float, float] = (0.8, 0.1)) -> tuple[list[str], list[str], list[str]]:
+    """The documents in the file's order, cut into training (the first 80%), validation (the next 10%) and test."""
+    documents = news_documents()
+    n_train, n_validation = int(fractions[0] * len(documents)), int(fractions[1] * len(documents))
+    return documents[:n_train], documents[n_train:n_train + n_validation], documents[n_train + n_validation:]
+
+
 def news_char_splits(fractions: tuple[float, float] = (0.8, 0.1)) -> Splits:
     """Sentences as (characters, sentence) pairs for a character language model, split by document: the first
     80% of the documents train, the next 10% validate, the rest test, so that no test sentence comes from a
     story seen in training. The vocabulary holds the training characters (case kept)."""
-    documents = news_documents()
-    n_train, n_validation = int(fractions[0] * len(documents)), int(fractions[1] * len(documents))
-    parts = [documents[:n_train], documents[n_train:n_train + n_validation], documents[n_train + n_validation:]]
     train, validation, test = ([(list(s), s) for document in part for s in news_sentences(document)]
-                               for part in parts)
+                               for part in news_document_splits(fractions))
     return Splits(train, validation, test, vocab=build_vocab(chars for chars, _ in train))
