@@ -25,7 +25,7 @@ def test_swiglu_matches_the_formula_by_hand(dtype, device):
                                for shape in [(2, 3, D), (F_, D), (F_, D), (D, F_)])
     ours = swiglu(*(t.to(device) for t in (x, w_gate, w_up, w_down))).cpu()
     expected = torch.tensor([[swiglu_by_hand(v, w_gate, w_up, w_down) for v in row] for row in x], dtype=dtype)
-    tolerance = dict(rtol=1e-5, atol=1e-5) if dtype == torch.float32 else dict(rtol=1e-12, atol=1e-12)
+    tolerance = {"rtol": 1e-5, "atol": 1e-5} if dtype == torch.float32 else {"rtol": 1e-12, "atol": 1e-12}
     torch.testing.assert_close(ours, expected, **tolerance)
 
 

@@ -6,6 +6,7 @@ different rules (ours: the smaller pair of strings, as bpe_train; tokenizers: th
 merged symbol's id is larger than every byte's)."""
 import json
 from collections import Counter
+from itertools import pairwise
 
 import pytest
 
@@ -56,7 +57,7 @@ def pair_counts(pieces, merges):
         symbols = word_symbols(piece)
         for pair in merges:
             symbols = merge_pair(symbols, pair)
-        for pair in zip(symbols, symbols[1:]):
+        for pair in pairwise(symbols):
             counts[pair] += times
     return counts
 
