@@ -279,7 +279,7 @@ class Trainer:
         state = torch.load(path, map_location=self.device, weights_only=True)
         self.model.load_state_dict(state["model"])
         self.optimizer.load_state_dict(state["optimizer"])
-        if self.scheduler is not None:
+        if self.scheduler is not None and state.get("scheduler") is not None:  # none in a run saved without one
             self.scheduler.load_state_dict(state["scheduler"])
         self.history = History(list(state["history"]))
 
