@@ -248,8 +248,7 @@ def test_two_one_liners_written_alike_are_a_coincidence():
 
 def test_students_who_write_the_instructors_solution_are_not_paired():
     # the way the solution writes it is the way many write it; a copy of it is the reference check's to note
-    solution = handed_in(solution_bodies())
-    assert pairs_in({"lou": solution, "mia": solution, "ned": handed_in(map(disguised, solution_bodies()))}) == []
+    assert pairs_in({"lou": handed_in(solution_bodies()), "mia": handed_in(map(disguised, solution_bodies()))}) == []
 
 
 def honest_ten() -> dict[str, list[str]]:
