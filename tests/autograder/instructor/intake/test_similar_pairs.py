@@ -14,6 +14,7 @@ import re
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import nbformat
 from grading.instructor.course import NOTEBOOKS, REPO, SOLUTIONS
@@ -298,14 +299,23 @@ def test_a_ring_of_three_in_a_class_of_a_hundred_is_found_and_the_honest_hundred
     assert [pair.students for pair in pairs_in(ring)] == RING
 
 
-def test_a_ring_of_three_is_reported_as_one_group(tmp_path):
-    for student, cells in with_a_ring_of_three().items():
-        folder = tmp_path / "intake" / student / CHAPTER
+def write_intake(answers: dict[str, list[str]], intake: Path) -> None:
+    """Each student's answer cells as ``intake/<student>/<chapter>/<chapter>.ipynb``."""
+    for student, cells in answers.items():
+        folder = intake / student / CHAPTER
         folder.mkdir(parents=True)
         nb = notebook(SOLUTIONS)
         nb.cells = [nbformat.v4.new_code_cell(code, metadata={"nbgrader": {"solution": True}}) for code in cells]
         nbformat.write(nb, folder / f"{CHAPTER}.ipynb")
-    notes = class_report([tmp_path / "intake"], CHAPTER, notebook(NOTEBOOKS), notebook(SOLUTIONS), tmp_path / "out")
+
+
+def report(intake: Path, out: Path) -> dict[str, list[str]]:
+    return class_report([intake], CHAPTER, notebook(NOTEBOOKS), notebook(SOLUTIONS), out)
+
+
+def test_a_ring_of_three_is_reported_as_one_group(tmp_path):
+    write_intake(with_a_ring_of_three(), tmp_path / "intake")
+    notes = report(tmp_path / "intake", tmp_path / "out")
     group = "answers nearly the same as those of a group of 3: ana, ben, fay (similar-pairs.csv, similar-pairs.html)"
     assert notes == {student: [group + "; not penalised"] for student in ("ana", "ben", "fay")}
     with (tmp_path / "out" / REPORT).open() as handle:
