@@ -14,6 +14,7 @@ import re
 import socket
 import subprocess
 import sys
+import textwrap
 import time
 from urllib.error import HTTPError, URLError
 from urllib.parse import urljoin
@@ -30,6 +31,7 @@ from grading.instructor.example_class import build_submission, load_students
 from grading.instructor.gradebook import database, flags
 from grading.instructor.grade import grade
 from tests.autograder.instructor.conftest import formgrader_api
+from tests.autograder.instructor.intake.test_similar_pairs import HONEST
 
 CHAPTER = "01_tokens"
 RENAMED = "my work.ipynb"  # bob's file name: the command renames it, and flags it
@@ -52,19 +54,7 @@ def test_formgrader_reads_the_copies_the_command_graded_and_nbgrader_the_student
 
 
 # alice's and bob's build_vocab, the same and not the solution's (which the similarity check leaves out)
-OWN_VOCAB = """    counts = {}
-    for sentence in corpus:
-        for word in sentence:
-            if word not in specials:
-                counts[word] = counts.get(word, 0) + 1
-    frequent = [w for w in counts if counts[w] >= min_freq]
-    frequent.sort(key=lambda w: (-counts[w], w))
-    if max_size is not None:
-        frequent = frequent[:max_size]
-    vocab = {}
-    for word in list(specials) + frequent:
-        vocab[word] = len(vocab)
-    return vocab"""
+OWN_VOCAB = textwrap.indent(HONEST["cleo"][0].strip(), "    ")
 
 
 @pytest.fixture(scope="module")
