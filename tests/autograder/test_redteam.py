@@ -169,8 +169,11 @@ def test_each_submission_gets_exactly_the_grade_and_message_it_deserves(graded, 
     if student.fields.get("flagged", "").startswith("yes"):
         assert outcome.submission.flagged, f"{student.student_id} was not flagged: {notes!r}"
     if student.student_id.startswith("c") and "says" not in student.fields:
-        # the solution's own answers are near-copies of the reference by construction: a note, not an attack
-        attacks = [n for n in outcome.submission.notes if "near-copy of the reference" not in n]
+        # the solution's own answers are near-copies of the reference by construction, and a control is written from
+        # the same code as the attacks it controls (05_lstm_gru's c03 and r05, r09, r10), so the similarity check
+        # rightly pairs them: notes, not attacks
+        attacks = [n for n in outcome.submission.notes
+                   if "near-copy of the reference" not in n and "answers nearly the same as" not in n]
         assert not outcome.submission.fatal and not attacks, f"an honest submission was flagged: {notes}"
 
 

@@ -37,6 +37,7 @@ from grading.instructor.course import (
     CLASSWORK,
     NOTEBOOKS,
     REPO,
+    SOLUTIONS,
     GradingError,
     intake_directory,
     workdir_options,
@@ -225,6 +226,7 @@ def _grade(chapter: str, submissions: list[Submission], workdir: Path, force: bo
             raise
         similar = similarity.class_report([intake_directory(workdir)], chapter,
                                           nbformat.read(NOTEBOOKS / chapter / f"{chapter}.ipynb", as_version=4),
+                                          nbformat.read(SOLUTIONS / chapter / f"{chapter}.ipynb", as_version=4),
                                           flags.chapter_folder(workdir, chapter))
         for submission in submissions:
             if not submission.fatal and (workdir / "autograded" / submission.student / chapter).is_dir():

@@ -14,21 +14,24 @@ import re
 import socket
 import subprocess
 import sys
+import textwrap
 import time
 from urllib.error import HTTPError, URLError
 from urllib.parse import urljoin
 from urllib.request import urlopen
 
+import nbformat
 import pytest
 from nbconvert.exporters import HTMLExporter
 from nbgrader.apps import AutogradeApp
 from nbgrader.apps.api import NbGraderAPI
 
-from grading.instructor.course import CLASSWORK, intake_directory
+from grading.instructor.course import CLASSWORK, NOTEBOOKS, intake_directory
 from grading.instructor.example_class import build_submission, load_students
 from grading.instructor.gradebook import database, flags
 from grading.instructor.grade import grade
 from tests.autograder.instructor.conftest import formgrader_api
+from tests.autograder.instructor.intake.test_similar_pairs import HONEST
 
 CHAPTER = "01_tokens"
 RENAMED = "my work.ipynb"  # bob's file name: the command renames it, and flags it
@@ -50,12 +53,24 @@ def test_formgrader_reads_the_copies_the_command_graded_and_nbgrader_the_student
     assert extension.config.TrustedVerdicts.salt == 12345  # the class's salt, also for formgrader's Autograde
 
 
+# alice's and bob's build_vocab, the same and not the solution's (which the similarity check leaves out)
+OWN_VOCAB = textwrap.indent(HONEST["cleo"][0].strip(), "    ")
+
+
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory, grading_workers):
-    """alice and bob hand in the solution in nbgrader's layout; bob's file has another name."""
+    """alice and bob hand in the same correct answers in nbgrader's layout (the solution's, but for a build_vocab of
+    their own); bob's file has another name."""
     tmp = tmp_path_factory.mktemp("formgrader")
     correct = next(s for s in load_students(CHAPTER) if s.student_id == "correct")
     notebook = build_submission(correct, CHAPTER, tmp / "built") / f"{CHAPTER}.ipynb"
+    answers = nbformat.read(notebook, as_version=4)
+    [stub] = [c.source for c in nbformat.read(NOTEBOOKS / CHAPTER / f"{CHAPTER}.ipynb", as_version=4).cells
+              if c.metadata.get("nbgrader", {}).get("grade_id") == "build_vocab"]
+    for cell in answers.cells:
+        if cell.metadata.get("nbgrader", {}).get("grade_id") == "build_vocab":
+            cell.source = stub.replace("    # YOUR CODE HERE\n    raise NotImplementedError()", OWN_VOCAB)
+    nbformat.write(answers, notebook)
     for student, name in (("alice", f"{CHAPTER}.ipynb"), ("bob", RENAMED)):
         (tmp / "inbox" / student / CHAPTER).mkdir(parents=True)
         (tmp / "inbox" / student / CHAPTER / name).write_text(notebook.read_text())
@@ -102,7 +117,7 @@ def test_a_flagged_submissions_page_says_why_and_its_feedback_does_not(graded, f
     bob, alice = render_as_formgrader(extension, graded, "bob"), render_as_formgrader(extension, graded, "alice")
     assert FLAGGED in bob and f"renamed {RENAMED} to {CHAPTER}.ipynb" in html.unescape(bob)
     assert FLAGGED in alice and "renamed" not in alice
-    assert "answers nearly the same as bob's" in html.unescape(alice)  # their answers are the same, as text
+    assert "answers nearly the same as bob's" in html.unescape(alice)  # their own build_vocab is the same
     feedback = (graded / "feedback" / "bob" / CHAPTER / f"{CHAPTER}.html").read_text()
     assert FLAGGED not in feedback and "renamed" not in feedback
     flags.record(database.url(graded), CHAPTER, {"alice": (None, [])})  # as if alice's flags were gone

@@ -9,10 +9,11 @@ the winnowing of Schleimer, Wilkerson and Aiken, *Winnowing: local algorithms fo
 fingerprinting*, the method of MOSS): each student's answer cells, as one Python file, are
 tokenised with names and strings replaced, cut into k-grams, hashed and winnowed into
 fingerprints. Fingerprints of the code the students were given (the release notebook: stubs,
-imports, the test cells' calls) are left out, and so are those shared by more students than a
-copy ring would be (:func:`common`, as MOSS's ``-m``): short functions that everybody writes the
-same way. :func:`pairs` lists two students whose remaining fingerprints mostly coincide, and
-:func:`clusters` the rings of three or more they form. copydetect's k-grams are
+imports, the test cells' calls) and of the instructor's solution are left out, and so are those
+across two cells (:func:`_seams`) and those shared by more students than a copy ring would be
+(:func:`common`, as MOSS's ``-m``): short functions that everybody writes the same way. :func:`pairs`
+lists two students whose remaining fingerprints mostly coincide, and :func:`clusters` the rings of three or
+more they form. copydetect's k-grams are
 hashed with BLAKE2b (:func:`_stable_hashes`), so the same files give the same shares in every run.
 """
 import ast
@@ -86,7 +87,9 @@ def near_copies(source: str) -> list[tuple[str, float]]:
 NOISE, GUARANTEE = 25, 30
 PAIR_THRESHOLD = 0.6  # share of each student's fingerprinted answer found in the other's
 MIN_SHARED = 60  # characters of own filtered code in common (a one-line answer is 15 to 40): less is a coincidence
-COMMON_SHARE = 0.1  # a passage in more than this share of the class (and more than two) is common code
+# A passage is the class's common code when more students have it than a copy ring would: more than a tenth of
+# the class, and more than five students in a class of ten or more (half the class below ten, never two or fewer).
+COMMON_SHARE, LARGEST_RING = 0.1, 5
 
 
 @contextmanager
@@ -104,10 +107,10 @@ def _stable_hashes():
         copydetect_utils.hashed_kgrams = original
 
 
-def answer_code(notebook: nbformat.NotebookNode) -> str:
-    """The code of a notebook's answer cells (nbgrader's solution cells), as one file."""
-    return "\n\n".join(cell.source for cell in notebook.cells
-                        if cell.cell_type == "code" and cell.metadata.get("nbgrader", {}).get("solution"))
+def answer_cells(notebook: nbformat.NotebookNode) -> list[str]:
+    """The code of a notebook's answer cells (nbgrader's solution cells)."""
+    return [cell.source for cell in notebook.cells
+            if cell.cell_type == "code" and cell.metadata.get("nbgrader", {}).get("solution")]
 
 
 def given_code(notebook: nbformat.NotebookNode) -> str:
@@ -119,9 +122,18 @@ def _fingerprint(code: str, boilerplate=None) -> CodeFingerprint:
     return CodeFingerprint("answers.py", NOISE, GUARANTEE - NOISE + 1, boilerplate, fp=io.StringIO(code))
 
 
+def _kgrams(code: str) -> list[int]:
+    return copydetect_utils.hashed_kgrams(_fingerprint(code).filtered_code, NOISE).tolist()
+
+
+def _seams(cells: list[str], code: str) -> set[int]:
+    """The k-grams of ``code`` (the cells joined) that lie in no single cell."""
+    return set(_kgrams(code)).difference(*(_kgrams(cell) for cell in cells))
+
+
 def common(prints: dict[str, CodeFingerprint]) -> set[int]:
     """Fingerprints more students share than a copy ring would: the class's common code."""
-    most = max(2, math.floor(COMMON_SHARE * len(prints)))
+    most = max(2, math.floor(COMMON_SHARE * len(prints)), min(LARGEST_RING, len(prints) // 2))
     counts: dict[int, int] = {}
     for found in prints.values():
         for fingerprint in found.hashes:
@@ -145,18 +157,28 @@ class Pair:
     matched: tuple[list[tuple[int, int]], list[tuple[int, int]]]
 
 
-def pairs(answers: dict[str, str], given: str) -> list[Pair]:
-    """The near-copies among the students' answer code, in the order of their names."""
+def pairs(answers: dict[str, list[str]], given: str, solution: list[str]) -> list[Pair]:
+    """The near-copies among the students' answer cells, in the order of their names. Neither the code handed out
+    (``given``) nor passages of the instructor's ``solution`` (its answer cells) count: the solution is the way many
+    students write an answer, and an answer copied from it is the reference check's (:func:`near_copies`)."""
     with _stable_hashes():
-        return _pairs(answers, given)
+        return _pairs(answers, given, solution)
 
 
-def _pairs(answers: dict[str, str], given: str) -> list[Pair]:
-    answers = {student: own_lines(code, given) for student, code in answers.items()}
-    given_prints = list(_fingerprint(given).hashes)  # what stays of it inside longer lines
-    first = {student: _fingerprint(code, given_prints) for student, code in answers.items()}
-    ignored = given_prints + sorted(common(first))
-    prints = {student: _fingerprint(answers[student], ignored) for student in first}
+def _pairs(answers: dict[str, list[str]], given: str, solution: list[str]) -> list[Pair]:
+    cells = {student: [own_lines(cell, given) for cell in found] for student, found in answers.items()}
+    answers = {student: "\n\n".join(found) for student, found in cells.items()}
+    # what stays of the given code inside longer lines, and the solution's passages, with and without the given
+    # lines: all their k-grams, not only those winnowed, as a student's window picks others
+    given_prints = {*_kgrams(given), *(gram for cell in solution for gram in _kgrams(cell)),
+                    *(gram for cell in solution for gram in _kgrams(own_lines(cell, given)))}
+    # k-grams across two cells are where one answer ends and the next begins: rarer than either answer, evidence
+    # of nothing (unique, as copydetect wants its boilerplate)
+    left_out = {student: sorted(given_prints | _seams(cells[student], answers[student])) for student in answers}
+    first = {student: _fingerprint(code, left_out[student]) for student, code in answers.items()}
+    shared_by_many = common(first)
+    prints = {student: _fingerprint(answers[student], sorted(set(left_out[student]) | shared_by_many))
+              for student in first}
     owners: dict[int, list[str]] = {}
     for student, found in prints.items():
         for fingerprint in found.hashes:
@@ -198,8 +220,10 @@ def clusters(found: list[Pair]) -> list[list[str]]:
 REPORT, PAGE = "similar-pairs.csv", "similar-pairs.html"
 
 
-def class_report(folders: list[Path], chapter: str, given: nbformat.NotebookNode, out: Path) -> dict[str, list[str]]:
-    """Pair the hand-ins ``<folder>/<student>/<chapter>/<chapter>.ipynb`` of a whole class; write ``out/REPORT``
+def class_report(folders: list[Path], chapter: str, given: nbformat.NotebookNode, solution: nbformat.NotebookNode,
+                 out: Path) -> dict[str, list[str]]:
+    """Pair the hand-ins ``<folder>/<student>/<chapter>/<chapter>.ipynb`` of a whole class (``given``: the release
+    notebook, ``solution``: the instructor's); write ``out/REPORT``
     (the shares) and ``out/PAGE`` (each pair's matched code side by side).
 
     Returns, per student paired, a flag for the instructor (never a penalty). It names the other student, or the
@@ -209,10 +233,10 @@ def class_report(folders: list[Path], chapter: str, given: nbformat.NotebookNode
     for folder in folders:
         for path in sorted(folder.glob(f"*/{chapter}/{chapter}.ipynb")):
             try:
-                answers[path.parents[1].name] = answer_code(nbformat.read(path, as_version=4))
+                answers[path.parents[1].name] = answer_cells(nbformat.read(path, as_version=4))
             except (OSError, ValueError):  # unreadable hand-ins are the intake's to report
                 continue
-    found = pairs(answers, given_code(given))
+    found = pairs(answers, given_code(given), answer_cells(solution))
     rings = clusters(found)
     ring_of = {student: ring for ring in rings for student in ring}
     out.mkdir(parents=True, exist_ok=True)

@@ -49,6 +49,7 @@ from pathlib import Path
 import nbformat
 from celery import Celery, signals
 from celery.exceptions import TimeLimitExceeded
+from celery.utils.nodenames import default_nodename, host_format
 from kombu.utils.url import maybe_sanitize_url
 from traitlets.config.loader import PyFileConfigLoader
 
@@ -285,8 +286,11 @@ def main(argv: list[str] | None = None) -> None:
     os.chdir(REPO)
     preload()
     configure(args.broker, args.visibility_timeout)
-    beat(args.name)
-    app.worker_main(["worker", f"--concurrency={args.concurrency}", "--pool=prefork", f"--hostname={args.name}",
+    # the name as Celery makes it (%h: this machine's name, and so on), so that two machines started with the same
+    # --name=grading@%h beat under their own names: else one's heartbeat would keep the other's notebooks held
+    name = host_format(default_nodename(args.name))
+    beat(name)
+    app.worker_main(["worker", f"--concurrency={args.concurrency}", "--pool=prefork", f"--hostname={name}",
                      f"--queues={QUEUE}", "--loglevel=INFO", "--without-gossip", "--without-mingle"])
 
 

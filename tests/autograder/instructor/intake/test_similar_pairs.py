@@ -1,10 +1,12 @@
 """Near-copies between students (grading.instructor.intake.similarity.pairs, by copydetect's winnowing).
 
 A class of chapter 01 in which ben copied ana's answers, renaming every variable and adding
-comments, and cleo, dev and eli each wrote their own: their long functions differ, their short
+comments, and cleo, dev, eli, gus and hana each wrote their own: their long functions differ, their short
 ones (``return E[ids]`` and the like) are the same as everybody's. Only ana and ben are paired.
-Then fay copies ana's long answers too and writes two short ones herself, in a class of 30 (the others hand in
-the untouched notebook): the three are a ring, reported as one group, with the same shares in every process.
+Then fay copies ana's answers too, with names of her own and her cells in the opposite order, in a class of 10
+(three more write the instructor's solution, two hand in the untouched notebook): the three are a ring, found and
+reported as one group, with the same shares in every process; so they are in a generated class of 100. Without
+the ring neither class pairs anybody (the threshold of instructors' page, *Similar answers*).
 """
 import csv
 import os
@@ -12,13 +14,14 @@ import re
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import nbformat
 from grading.instructor.course import NOTEBOOKS, REPO, SOLUTIONS
 from grading.instructor.intake.similarity import (
     PAGE,
     REPORT,
-    answer_code,
+    answer_cells,
     class_report,
     given_code,
     pairs,
@@ -89,55 +92,144 @@ while i < n:
     i += 1
 return result, valid'''),
 }
+HONEST |= {
+    "gus": ('''
+seen = Counter()
+for sent in corpus:
+    seen.update(sent)
+for s in specials:
+    del seen[s]
+order = sorted(seen.items(), key=lambda kv: (-kv[1], kv[0]))
+words = [w for w, c in order if c >= min_freq]
+if max_size is not None:
+    words = words[:max_size]
+table = {}
+for w in [*specials, *words]:
+    table.setdefault(w, len(table))
+return table''', '''
+size = max([len(x) for x in seqs])
+data = torch.full((len(seqs), size), pad_id)
+for r, x in enumerate(seqs):
+    data[r][: len(x)] = torch.LongTensor(x)
+flags = torch.tensor([[j < len(x) for j in range(size)] for x in seqs])
+return data.long(), flags'''),
+    "hana": ('''
+words = sorted(set(w for line in corpus for w in line) - set(specials))
+freq = {w: sum(line.count(w) for line in corpus) for w in words}
+good = sorted([w for w in words if freq[w] >= min_freq], key=lambda w: (-freq[w], w))
+good = good if max_size is None else good[:max_size]
+out = {s: n for n, s in enumerate(specials)}
+out.update({w: len(specials) + n for n, w in enumerate(good)})
+return out''', '''
+import torch.nn.functional as F
+widest = max(map(len, seqs))
+tensors = [F.pad(torch.tensor(x, dtype=torch.long), (0, widest - len(x)), value=pad_id) for x in seqs]
+lengths = torch.tensor(list(map(len, seqs)))
+return torch.stack(tensors), torch.arange(widest).expand(len(seqs), widest) < lengths.unsqueeze(1)'''),
+}
+ANA = ['''
+from collections import defaultdict
+reserved = frozenset(specials)
+counts = defaultdict(int)
+for document in corpus:
+    for token in filter(lambda t: t not in reserved, document):
+        counts[token] += 1
+kept = sorted(counts, key=lambda token: (-counts[token], token))
+kept = [token for token in kept if counts[token] >= min_freq][:max_size]
+return {token: index for index, token in enumerate(list(specials) + kept)}''', '''
+unk_id = vocab[unk]
+return [vocab[token] if token in vocab else unk_id for token in tokens]''', '''
+token_of = dict(map(reversed, vocab.items()))
+return list(map(token_of.__getitem__, ids))''', '''
+longest = 0
+for seq in seqs:
+    longest = max(longest, len(seq))
+rows = [list(seq) + [pad_id] * (longest - len(seq)) for seq in seqs]
+mask = [[index < len(seq) for index in range(longest)] for seq in seqs]
+return torch.LongTensor(rows), torch.BoolTensor(mask)''', '''
+return torch.eye(V)[ids.reshape(-1)].reshape(*ids.shape, V)''', '''
+return torch.index_select(E, 0, ids.reshape(-1)).reshape(*ids.shape, E.shape[1])''']
 RENAMES = {"reserved": "skip_these", "counts": "how_often", "kept": "chosen_tokens", "token": "tok",
            "document": "doc", "unk_id": "fallback", "token_of": "lookup", "longest": "width", "mask": "valid",
-           "row": "r", "seq": "s", "index": "position"}
+           "rows": "lines", "seq": "s", "index": "position"}
+OTHER_NAMES = {"reserved": "banned", "counts": "freq_of", "kept": "survivors", "token": "w", "document": "sentence",
+               "unk_id": "unknown", "token_of": "back", "longest": "n_max", "mask": "is_real", "rows": "out",
+               "seq": "x", "index": "k"}
+VARIANTS = [  # the short answers, each in three ways many students write
+    [SHORT[0], "return [vocab[t] if t in vocab else vocab[unk] for t in tokens]",
+     "out = []\nfor t in tokens:\n    out.append(vocab.get(t, vocab[unk]))\nreturn out"],
+    [SHORT[1], "inverse = dict((i, t) for t, i in vocab.items())\nreturn [inverse[i] for i in ids]",
+     "lookup = {v: k for k, v in vocab.items()}\nreturn list(map(lookup.get, ids))"],
+    [SHORT[2], "return torch.eye(V)[ids]",
+     "out = torch.zeros(*ids.shape, V)\nout.scatter_(-1, ids.unsqueeze(-1), 1.0)\nreturn out"],
+    [SHORT[3], "return torch.nn.functional.embedding(ids, E)",
+     "return E.index_select(0, ids.flatten()).view(*ids.shape, -1)"],
+]
 
 
 def notebook(folder, chapter=CHAPTER) -> nbformat.NotebookNode:
     return nbformat.read(folder / chapter / f"{chapter}.ipynb", as_version=4)
 
 
-def handed_in(bodies: list[str]) -> str:
+def solution_cells(bodies: list[str]) -> list[str]:
     """The answer cells of the solution with each solution region replaced by the body given, in order."""
     regions = iter(bodies)
-    code = answer_code(notebook(SOLUTIONS))
-    return re.sub(r"( *)### BEGIN SOLUTION\n.*?### END SOLUTION",
-                  lambda m: textwrap.indent(textwrap.dedent(next(regions)).strip(), m[1]), code, flags=re.DOTALL)
+    return [re.sub(r"( *)### BEGIN SOLUTION\n.*?### END SOLUTION",
+                   lambda m: textwrap.indent(textwrap.dedent(next(regions)).strip(), m[1]), cell.source,
+                   flags=re.DOTALL)
+            for cell in notebook(SOLUTIONS).cells
+            if cell.cell_type == "code" and cell.metadata.get("nbgrader", {}).get("solution")]
+
+
+def handed_in(bodies: list[str]) -> list[str]:
+    return solution_cells(bodies)
 
 
 def solution_bodies() -> list[str]:
-    code = answer_code(notebook(SOLUTIONS))
+    code = "\n\n".join(answer_cells(notebook(SOLUTIONS)))
     return [textwrap.dedent(body) for body in re.findall(r"### BEGIN SOLUTION\n(.*?)### END SOLUTION", code, re.DOTALL)]
+
+
+def renamed(body: str, names: dict[str, str]) -> str:
+    for old, new in names.items():
+        body = re.sub(rf"\b{old}\b", new, body)
+    return body
 
 
 def disguised(body: str) -> str:
     """ana's body with every name changed and a comment before each line, as a copier hides a copy."""
-    for old, new in RENAMES.items():
-        body = re.sub(rf"\b{old}\b", new, body)
-    return "\n".join(f"# step {n}\n{line}" for n, line in enumerate(body.strip().splitlines()))
+    return "\n".join(f"# step {n}\n{line}" for n, line in enumerate(renamed(body, RENAMES).strip().splitlines()))
 
 
-def the_class() -> dict[str, str]:
-    ana = solution_bodies()
-    honest = {name: handed_in([vocab, *SHORT[:2], pad, *SHORT[2:]]) for name, (vocab, pad) in HONEST.items()}
-    return {"ana": handed_in(ana), "ben": handed_in([disguised(body) for body in ana]), **honest}
+def own(vocab: str, pad: str, short: tuple[int, int, int, int] = (0, 0, 0, 0)) -> list[str]:
+    """A hand-in with its own build_vocab and pad_batch and the short answers' variants ``short``."""
+    encode, decode, onehot, embed = (VARIANTS[n][way] for n, way in enumerate(short))
+    return handed_in([vocab, encode, decode, pad, onehot, embed])
+
+
+def the_class() -> dict[str, list[str]]:
+    honest = {name: own(vocab, pad) for name, (vocab, pad) in HONEST.items()}
+    return {"ana": handed_in(ANA), "ben": handed_in([disguised(body) for body in ANA]), **honest}
+
+
+def pairs_in(answers: dict[str, list[str]]) -> list:
+    return pairs(answers, given_code(notebook(NOTEBOOKS)), answer_cells(notebook(SOLUTIONS)))
 
 
 def test_a_disguised_copy_is_paired_and_nobody_else():
-    found = pairs(the_class(), given_code(notebook(NOTEBOOKS)))
+    found = pairs_in(the_class())
     assert [pair.students for pair in found] == [("ana", "ben")]
     assert min(found[0].shares) >= 0.8
 
 
 def test_honest_answers_that_share_the_short_functions_are_not_paired():
     honest = {name: code for name, code in the_class().items() if name not in ("ana", "ben")}
-    assert pairs(honest, given_code(notebook(NOTEBOOKS))) == []
+    assert pairs_in(honest) == []
 
 
 def test_the_given_code_alone_pairs_nobody():
-    stub = answer_code(notebook(NOTEBOOKS))  # two students who handed in the untouched notebook
-    assert pairs({"gil": stub, "hal": stub}, given_code(notebook(NOTEBOOKS))) == []
+    stub = answer_cells(notebook(NOTEBOOKS))  # two students who handed in the untouched notebook
+    assert pairs_in({"gil": stub, "hal": stub}) == []
 
 
 STUB = "# YOUR CODE HERE\nraise NotImplementedError()"
@@ -147,32 +239,83 @@ def test_the_short_answers_a_whole_group_writes_alike_pair_nobody():
     # four students who did only the four short exercises, each the way everybody does
     short_only = handed_in([STUB, *SHORT[:2], STUB, *SHORT[2:]])
     group = {name: short_only for name in ("fay", "gus", "hana", "ivo")}
-    assert pairs(group, given_code(notebook(NOTEBOOKS))) == []
+    assert pairs_in(group) == []
 
 
 def test_two_one_liners_written_alike_are_a_coincidence():
     encode_only = handed_in([STUB, SHORT[0], STUB, STUB, STUB, SHORT[3]])
-    assert pairs({"jo": encode_only, "kai": encode_only}, given_code(notebook(NOTEBOOKS))) == []
+    assert pairs_in({"jo": encode_only, "kai": encode_only}) == []
 
 
-def with_a_ring_of_three() -> dict[str, str]:
-    """The class, fay, whose long answers are ana's disguised and whose last two are her own short ones, and 24
-    students who handed in the untouched notebook: 30, so that a passage of three is not the class's common code."""
-    ana, untouched = solution_bodies(), answer_code(notebook(NOTEBOOKS))
-    return {**the_class(), "fay": handed_in([disguised(body) for body in ana[:-2]] + SHORT[2:]),
-            **{f"stub{n:02d}": untouched for n in range(24)}}
+def test_students_who_write_the_instructors_solution_are_not_paired():
+    # the way the solution writes it is the way many write it; a copy of it is the reference check's to note
+    assert pairs_in({"lou": handed_in(solution_bodies()), "mia": handed_in(map(disguised, solution_bodies()))}) == []
 
 
-def test_a_ring_of_three_is_found_and_reported_as_one_group(tmp_path):
-    found = pairs(with_a_ring_of_three(), given_code(notebook(NOTEBOOKS)))
-    assert [pair.students for pair in found] == [("ana", "ben"), ("ana", "fay"), ("ben", "fay")]
-    for student, code in with_a_ring_of_three().items():
-        folder = tmp_path / "intake" / student / CHAPTER
+def honest_ten() -> dict[str, list[str]]:
+    """Five students with answers of their own, three who write the instructor's solution, two untouched."""
+    solution, untouched = solution_bodies(), answer_cells(notebook(NOTEBOOKS))
+    return {**{name: code for name, code in the_class().items() if name not in ("ana", "ben")},
+            "ivo": handed_in(solution), "jo": handed_in(solution), "kai": handed_in(map(disguised, solution)),
+            "lea": untouched, "max": untouched}
+
+
+def fay() -> list[str]:
+    """ana's answers with names of fay's own and the cells in the opposite order."""
+    return handed_in([renamed(body, OTHER_NAMES) for body in ANA])[::-1]
+
+
+def with_a_ring_of_three() -> dict[str, list[str]]:
+    """A class of 10: ana, ben (ana's, disguised), fay (ana's, renamed and reordered) and seven honest students."""
+    honest = honest_ten()
+    return {"ana": handed_in(ANA), "ben": handed_in([disguised(body) for body in ANA]), "fay": fay(),
+            **{name: honest[name] for name in sorted(honest)[:7]}}
+
+
+def generated(size: int) -> dict[str, list[str]]:
+    """``size`` honest students, each with one of five build_vocab and five pad_batch answers and one of three ways
+    of writing each short answer, every combination in turn."""
+    styles = list(HONEST.values())
+    return {f"s{n:03d}": own(styles[n % 5][0], styles[n // 5 % 5][1], (n % 3, n // 3 % 3, n // 9 % 3, n // 27 % 3))
+            for n in range(size)}
+
+
+RING = [("ana", "ben"), ("ana", "fay"), ("ben", "fay")]
+
+
+def test_a_ring_of_three_in_a_class_of_ten_is_found():
+    assert len(with_a_ring_of_three()) == 10
+    assert [pair.students for pair in pairs_in(with_a_ring_of_three())] == RING
+
+
+def test_a_class_of_ten_honest_students_pairs_nobody():
+    assert len(honest_ten()) == 10 and pairs_in(honest_ten()) == []
+
+
+def test_a_ring_of_three_in_a_class_of_a_hundred_is_found_and_the_honest_hundred_pair_nobody():
+    honest = generated(100)
+    assert pairs_in(honest) == []
+    ring = {**generated(97), "ana": handed_in(ANA), "ben": handed_in([disguised(body) for body in ANA]), "fay": fay()}
+    assert [pair.students for pair in pairs_in(ring)] == RING
+
+
+def write_intake(answers: dict[str, list[str]], intake: Path) -> None:
+    """Each student's answer cells as ``intake/<student>/<chapter>/<chapter>.ipynb``."""
+    for student, cells in answers.items():
+        folder = intake / student / CHAPTER
         folder.mkdir(parents=True)
         nb = notebook(SOLUTIONS)
-        nb.cells = [nbformat.v4.new_code_cell(code, metadata={"nbgrader": {"solution": True}})]
+        nb.cells = [nbformat.v4.new_code_cell(code, metadata={"nbgrader": {"solution": True}}) for code in cells]
         nbformat.write(nb, folder / f"{CHAPTER}.ipynb")
-    notes = class_report([tmp_path / "intake"], CHAPTER, notebook(NOTEBOOKS), tmp_path / "out")
+
+
+def report(intake: Path, out: Path) -> dict[str, list[str]]:
+    return class_report([intake], CHAPTER, notebook(NOTEBOOKS), notebook(SOLUTIONS), out)
+
+
+def test_a_ring_of_three_is_reported_as_one_group(tmp_path):
+    write_intake(with_a_ring_of_three(), tmp_path / "intake")
+    notes = report(tmp_path / "intake", tmp_path / "out")
     group = "answers nearly the same as those of a group of 3: ana, ben, fay (similar-pairs.csv, similar-pairs.html)"
     assert notes == {student: [group + "; not penalised"] for student in ("ana", "ben", "fay")}
     with (tmp_path / "out" / REPORT).open() as handle:
@@ -184,9 +327,8 @@ def test_a_ring_of_three_is_found_and_reported_as_one_group(tmp_path):
 
 SHARES = """
 import json
-from tests.autograder.instructor.intake.test_similar_pairs import NOTEBOOKS, given_code, notebook, with_a_ring_of_three
-from grading.instructor.intake.similarity import pairs
-found = pairs(with_a_ring_of_three(), given_code(notebook(NOTEBOOKS)))
+from tests.autograder.instructor.intake.test_similar_pairs import pairs_in, with_a_ring_of_three
+found = pairs_in(with_a_ring_of_three())
 print(json.dumps([(pair.students, pair.shares, pair.matched) for pair in found]))
 """
 

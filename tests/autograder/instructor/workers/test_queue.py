@@ -13,6 +13,7 @@ import re
 import secrets
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -270,3 +271,21 @@ def test_a_worker_whose_main_process_is_killed_has_its_notebook_graded_by_anothe
     said = capfd.readouterr().err
     assert f"grading worker {name} sent no heartbeat" in said and "goes back to the queue" in said, said
     assert re.search(r"^in flight: .*@test: \w", said, re.MULTILINE), said  # which notebooks each worker holds
+
+
+def test_a_worker_named_with_celerys_host_placeholder_beats_under_the_name_celery_gives_it(tmp_path):
+    """``--name=grading@%h`` on every machine, as Celery's own workers are named: each heartbeat must carry the
+    machine's name, as Celery expands it, or one machine's heartbeat would keep a lost machine's notebooks held."""
+    from grading.instructor.workers.queue import configure
+
+    with redis_on(["127.0.0.1"]) as port:
+        url = f"redis://127.0.0.1:{port}/0"
+        process, log = start_worker(url, "grading@%h", tmp_path)
+        try:
+            app = configure(url)
+            wait_for_workers(app, 1, [process], log)
+            [[name]] = [reply.keys() for reply in app.control.ping(timeout=1)]
+            assert name == f"grading@{socket.gethostname()}"
+            assert app.backend.client.keys("grading.alive.*") == [f"grading.alive.{name}".encode()]
+        finally:
+            kill_group(process)
