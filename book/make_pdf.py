@@ -33,7 +33,7 @@ from pypdf.generic import ArrayObject, DictionaryObject, NameObject
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "book" / "_ext"))
-from book_pdf import NAME  # noqa: E402  (the file that the website links)
+from book_pdf import NAME  # noqa: E402 (the file that the website links)
 PAGE = {"format": "A4", "margin": {"top": "16mm", "bottom": "18mm", "left": "14mm", "right": "14mm"}}
 CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-sync",
                   "--disable-background-networking", "--disable-component-update"]
@@ -141,7 +141,7 @@ def make_pdf(site: Path, out: Path, executable: str, repo: Path = REPO) -> int:
                 printed.append((caption, path, title, PdfReader(io.BytesIO(data))))
                 print(f"  {path}: {len(printed[-1][3].pages)} pages", flush=True)
             book_title = yaml.safe_load((repo / "_config.yml").read_text())["title"]
-            first, lead = [], 1  # the pages before the first page of the site: the contents, as long as it is
+            lead = 1  # the pages before the first page of the site: the contents, as long as it is
             while True:
                 entries, number = [], lead + 1
                 for caption, _, title, reader in printed:

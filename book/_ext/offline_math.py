@@ -123,8 +123,8 @@ def typeset_site(app, exception) -> None:
         for (tex, _), markup in zip(formulas, typeset):
             if "<mjx-merror" in markup:
                 logger.warning(f"{page.relative_to(outdir)}: MathJax cannot typeset the formula {tex!r}")
-        parts = iter(typeset)
-        text = FORMULA.sub(lambda m: (m.group(1) or m.group(4)) + next(parts) + (m.group(3) or m.group(6)), text)
+        text = FORMULA.sub(lambda m, parts=iter(typeset): (m.group(1) or m.group(4)) + next(parts)
+                           + (m.group(3) or m.group(6)), text)
         fonts = Path(os.path.relpath(outdir / FONTS, page.parent)).as_posix()
         css = re.sub(r"\s*\n\s*", "", css).replace("MATHJAX-FONTS", fonts)
         page.write_text(text.replace("</head>", f'<style id="mathjax-chtml">{css}</style>\n</head>', 1),
