@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: all env browser sandbox services release student-release example-class formgrader book test bench gpu-check gpu-session gpu-wheels mutation clean
+.PHONY: all env browser sandbox services release student-release example-class formgrader book pdf test bench gpu-check gpu-session gpu-wheels mutation clean
 .DEFAULT_GOAL := all
 
 all: sandbox release example-class book
@@ -51,6 +51,12 @@ formgrader: env
 # The website: chapter pages from the executed solutions (cached), then Jupyter Book.
 book: env
 	$(BIN)/python book/make_pages.py
+	$(BIN)/jupyter-book build . --warningiserror --quiet
+
+# The book as one PDF (book/make_pdf.py): the website's pages in the order of its contents, printed by Chromium
+# (2-3 min), into _build/pdf/; then the website again, whose first page now links it (book/_ext/book_pdf.py).
+pdf: book browser
+	$(BIN)/python book/make_pdf.py
 	$(BIN)/jupyter-book build . --warningiserror --quiet
 
 # The website's browser tests drive Chromium from the system packages: installed here when

@@ -32,6 +32,7 @@ import shutil
 from pathlib import Path
 
 from fontTools import subset
+from offline_math import is_mathjax
 from PIL import Image
 from sphinx.util import logging
 
@@ -57,7 +58,7 @@ ONLY_WITH = {"sphinx-design.min.css": 'class="sd-', "design-tabs.js": 'class="sd
 
 def _needed(asset, body: str) -> bool:
     name = str(asset)
-    if "mathjax" in name.lower() or "MathJax" in getattr(asset, "attributes", {}).get("body", ""):
+    if is_mathjax(asset):
         return MATH in body
     return all(sign in body for prefix, sign in ONLY_WITH.items() if prefix in name)
 
