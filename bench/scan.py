@@ -9,7 +9,8 @@ Rows, for one sequence (batch 1) of width D = 256 with N = 16 states per channel
   chunked           ``seqmodels.layers.scan_chunked.chunked_linear_scan``: chunks of ⌈√L⌉ steps
   fast path         ``seqmodels.layers.scan_compiled.fast_linear_scan``: on a CPU a compiled loop over t (issue
                     39's target on 2 CPU threads: >= 10x the loop at L = 4,096); on a GPU ``linear_scan``
-  compiled scan     on CUDA only: ``torch.compile(linear_scan)``, each round's ops fused into a few kernels
+  compiled scan     on CUDA only, at L = 4,096 only (each length is compiled anew, tens of seconds):
+                    ``torch.compile(linear_scan)``, each round's ops fused into a few kernels
   memory floor      not a scan: ``torch.add(a, b, out=h)`` into a tensor made beforehand, which reads a and b and
                     writes h once at this machine's streaming bandwidth, as any scan must at least: the loop's
                     time over this one's is the most any fast path can gain here (the roofline)
@@ -41,10 +42,10 @@ def loop_scan(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
     return torch.stack(states, dim=1)
 
 
-def views(device: torch.device) -> dict:
+def views(device: torch.device, L: int) -> dict:
     rows = {"loop over t": loop_scan, "parallel scan": linear_scan, "chunked": chunked_linear_scan,
             "fast path": fast_linear_scan}
-    if device.type == "cuda":
+    if device.type == "cuda" and L == 4096:
         rows["compiled scan"] = torch.compile(linear_scan, dynamic=False)
     return rows | {"memory floor": lambda a, b, out=None: torch.add(a, b, out=out)}
 
@@ -67,7 +68,7 @@ def measure(device: torch.device, lengths=(1024, 2048, 4096, 8192, 16384), round
         a = (torch.rand(1, L, WIDTH * STATES, generator=g) * 0.5 + 0.5).to(device)
         b = torch.randn(1, L, WIDTH * STATES, generator=g).to(device)
         out = torch.empty_like(b)  # the floor's output, made (and its pages touched) before it is timed
-        rows = {name: view for name, view in views(device).items() if name != "parallel scan" or L <= parallel_max}
+        rows = {name: view for name, view in views(device, L).items() if name != "parallel scan" or L <= parallel_max}
         if "compiled scan" in rows:
             seconds(rows["compiled scan"], a, b, device)  # compiled for this length before the rounds
         best = {name: float("inf") for name in rows}
