@@ -56,8 +56,8 @@ def build(name: str, preset: str, device: torch.device) -> torch.nn.Module:
                     feedforward=shape["feedforward"], positions="rope")
     else:
         target = parameters(build(MODELS[0], preset, torch.device("cpu")))
-        layers = min(range(1, 64), key=lambda n: abs(parameters(MambaLM(shape["vocab"], dim=shape["dim"], layers=n))
-                                                      - target))
+        one, two = (parameters(MambaLM(shape["vocab"], dim=shape["dim"], layers=n)) for n in (1, 2))
+        layers = max(1, round((target - one) / (two - one)) + 1)  # each block adds two − one parameters
         torch.manual_seed(0)
         model = MambaLM(shape["vocab"], dim=shape["dim"], layers=layers)
     return model.to(device).eval()
