@@ -12,10 +12,10 @@ temperature 1 with a seeded generator. Reported for each model and length:
               ``MambaLM.step`` returns: the convolution's last inputs and the scan's state h), at the last token
   per token   held / (prompt + tokens): what one more token of context costs (the GPT's grows with t, Mamba's
               does not: its state has a fixed size)
-  peak        the most memory in use during the generation above what was in use before it: CUDA's allocator
-              (``torch.cuda.max_memory_allocated``); on a CPU, which keeps no such count, the growth of the peak
-              resident memory (``ru_maxrss``) of a fresh process that generates once (coarse: pages, the allocator's
-              own caching)
+  peak        on CUDA, the most memory in use during the generation above what was in use before it (the
+              allocator's ``max_memory_allocated``); a CPU keeps no such count, and the growth of a fresh process's
+              peak resident memory (``ru_maxrss``), tried on 2026-12-06, stayed at 0 (importing torch and building
+              the model peak higher than a megabyte of cache), so a CPU run leaves it out
   tokens/s    of the same generation
 
 Presets: cpu = chapter 13's benchmark GPT (width 128, 4 heads, 2 blocks, feed-forward 512, vocabulary 2k) and a
@@ -24,15 +24,11 @@ Mamba LM of width 128 with as many blocks as bring its parameter count closest t
 tokens)`` returns the results for the GPU session to call.
 """
 import argparse
-import json
-import resource
-import subprocess
 import sys
 import time
 from pathlib import Path
 
 import torch
-
 from report import bench_device, run_facts, synchronize, write_json
 from seqmodels.models.gpt import GPT
 from seqmodels.models.mamba import MambaLM
@@ -113,24 +109,6 @@ def generate(model: torch.nn.Module, tokens: int, device: torch.device) -> dict:
     return row
 
 
-def cpu_peak(name: str, preset: str, tokens: int) -> int:
-    """The growth of a fresh process's peak resident memory while it generates once (bytes)."""
-    done = subprocess.run([sys.executable, __file__, "--child", name, "--preset", preset, "--tokens", str(tokens)],
-                          capture_output=True, text=True, timeout=600)
-    if done.returncode != 0:
-        raise RuntimeError(f"the child process measuring {name} at {tokens} tokens failed: {done.stderr[-2000:]}")
-    return json.loads(done.stdout.splitlines()[-1])["peak_bytes"]
-
-
-def child(name: str, preset: str, tokens: int) -> None:
-    device = bench_device("cpu")
-    model = build(name, preset, device)
-    generate(model, 2, device)  # the first call's one-off allocations (kernels' workspaces) are not the tokens'
-    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    generate(model, tokens, device)
-    print(json.dumps({"peak_bytes": (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) * 1024}))
-
-
 def measure(device: torch.device, preset: str, tokens=(512, 4096)) -> dict:
     models = {name: build(name, preset, device) for name in MODELS}
     facts = run_facts(device, preset=preset, prompt=PROMPT, **PRESETS[preset],
@@ -141,11 +119,10 @@ def measure(device: torch.device, preset: str, tokens=(512, 4096)) -> dict:
     for count in tokens:
         for name, model in models.items():
             row = {"model": name, "tokens": count, **generate(model, count, device)}
-            if device.type == "cpu":
-                row["peak_bytes"] = cpu_peak(name, preset, count)
             rows.append(row)
+            peak = f"{row['peak_bytes'] / 1024:>10,.0f}" if "peak_bytes" in row else f"{'-':>10}"
             print(f"{name:<24} {count:>7,} {row['held_bytes'] / 1024:>10,.1f} {row['held_bytes_per_token']:>12,.1f}"
-                  f" {row['peak_bytes'] / 1024:>10,.0f} {row['tokens_per_s']:>10,.0f}")
+                  f" {peak} {row['tokens_per_s']:>10,.1f}")
     return {"facts": facts, "rows": rows}
 
 
@@ -154,11 +131,8 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--device", help="default: the fastest available")
     parser.add_argument("--preset", choices=PRESETS, help="default: gpu on CUDA, cpu otherwise")
     parser.add_argument("--tokens", type=int, nargs="+", default=[512, 4096])
-    parser.add_argument("--child", choices=MODELS, help=argparse.SUPPRESS)  # cpu_peak's fresh process
     parser.add_argument("--json", type=Path)
     args = parser.parse_args(argv)
-    if args.child:
-        return child(args.child, args.preset, args.tokens[0])
     device = bench_device(args.device)
     write_json(args.json, measure(device, args.preset or ("gpu" if device.type == "cuda" else "cpu"), args.tokens))
 

@@ -75,11 +75,12 @@ def test_generation_memory_reads_the_cache_and_the_state_each_model_holds(tmp_pa
     assert "Mamba LM, fixed state" in out and set(rows) == {(model, tokens) for tokens in (4, 40)
                                                              for model in ("GPT, key-value cache", "Mamba LM, fixed state")}
     # by hand: keys and values of width 16 for the 8-token prompt and every new token, float32, 1 block; a Mamba
-    # block of width 16 holds its inner width (2 · 16) times the convolution's last 3 inputs and 16 states
+    # block of width 16 holds its inner width (2 · 16) times 16 states and the convolution's last 3 inputs, a view
+    # that keeps the whole window of 4 alive
     for tokens in (4, 40):
         assert rows["GPT, key-value cache", tokens]["held_bytes"] == 2 * 1 * (8 + tokens) * 16 * 4
-        assert rows["Mamba LM, fixed state", tokens]["held_bytes"] == facts["mamba_layers"] * 32 * (3 + 16) * 4
-    assert all(row["tokens_per_s"] > 0 and row["peak_bytes"] >= 0 for row in rows.values())
+        assert rows["Mamba LM, fixed state", tokens]["held_bytes"] == facts["mamba_layers"] * 32 * (4 + 16) * 4
+    assert all(row["tokens_per_s"] > 0 and "peak_bytes" not in row for row in rows.values())  # CUDA's only
     gpt, mamba = (facts["parameters"][name] for name in ("GPT, key-value cache", "Mamba LM, fixed state"))
     assert abs(mamba - gpt) <= 0.5 * gpt  # comparable sizes: the closest number of Mamba blocks
 

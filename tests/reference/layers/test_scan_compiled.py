@@ -7,11 +7,11 @@ import warnings
 
 import pytest
 import torch
-
 from seqmodels.layers import scan_compiled
 from seqmodels.layers.scan import linear_scan
 from seqmodels.layers.scan_compiled import compiled_linear_scan, fast_linear_scan
 from seqmodels.layers.selective import selective_scan, selective_scan_fast
+
 from tests.reference.layers.test_scan import loop
 
 TOLERANCE = {torch.float32: 1e-5, torch.float64: 1e-12}  # atol and rtol alike
@@ -73,7 +73,7 @@ def test_gradients_match_autograd_through_the_loop(shape, dtype, threads):
         grads.append((x.grad, y.grad))
     tol = TOLERANCE[dtype]
     for got, expected, name in zip(grads[0], grads[1], ("a", "b")):
-        torch.testing.assert_close(got, expected, atol=tol, rtol=tol, msg=lambda m: f"d loss / d {name}: {m}")
+        torch.testing.assert_close(got, expected, atol=tol, rtol=tol, msg=lambda m, name=name: f"d loss / d {name}: {m}")
 
 
 def test_gradcheck():
