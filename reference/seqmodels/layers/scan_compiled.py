@@ -79,17 +79,9 @@ def _cache_dir() -> Path:
     return Path(os.environ.get("SEQMODELS_CACHE") or Path.home() / ".cache" / "seqmodels")
 
 
-@cache
-def _library() -> ctypes.CDLL | None:
-    """The compiled kernel, built on first use; None (and one warning) where no compiler builds it."""
-    compiler = shutil.which(os.environ.get("CXX", "g++"))
-    if compiler is None:
-        warnings.warn(f"seqmodels: no C++ compiler ({os.environ.get('CXX', 'g++')}) found, so the scan's compiled "
-                      "fast path is off and fast_linear_scan runs linear_scan", RuntimeWarning, stacklevel=3)
-        return None
-    key = hashlib.sha256("\0".join([SOURCE, compiler, *FLAGS]).encode()).hexdigest()[:16]
-    target = _cache_dir() / f"scan-{key}.so"
-    if not target.exists():
+def _build(compiler: str, target: Path) -> str | None:
+    """Compile the kernel into ``target``; why that failed, or None."""
+    try:
         target.parent.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryDirectory(dir=target.parent) as work:  # built aside, then renamed: atomic
             source, built = Path(work) / "scan.cpp", Path(work) / "scan.so"
@@ -97,11 +89,25 @@ def _library() -> ctypes.CDLL | None:
             result = subprocess.run([compiler, *FLAGS, str(source), "-o", str(built)], capture_output=True,
                                     text=True, check=False)
             if result.returncode != 0:
-                warnings.warn(f"seqmodels: {compiler} could not build the scan's fast path, so fast_linear_scan "
-                              f"runs linear_scan; the compiler said: {result.stderr.strip()[:500]}", RuntimeWarning,
-                              stacklevel=3)
-                return None
+                return f"{compiler} failed (exit {result.returncode}): {result.stderr.strip()[:500]}"
             os.replace(built, target)
+    except OSError as error:
+        return f"the cache folder {target.parent} cannot be written ({error}; set SEQMODELS_CACHE)"
+    return None
+
+
+@cache
+def _library() -> ctypes.CDLL | None:
+    """The compiled kernel, built on first use; None (and one warning) where it cannot be built."""
+    compiler = shutil.which(os.environ.get("CXX", "g++"))
+    key = hashlib.sha256("\0".join([SOURCE, str(compiler), *FLAGS]).encode()).hexdigest()[:16]
+    target = _cache_dir() / f"scan-{key}.so"
+    reason = (f"no C++ compiler ({os.environ.get('CXX', 'g++')}) found" if compiler is None
+              else None if target.exists() else _build(compiler, target))
+    if reason is not None:
+        warnings.warn(f"seqmodels: the scan's compiled fast path is off, so fast_linear_scan runs linear_scan: "
+                      f"{reason}", RuntimeWarning, stacklevel=3)
+        return None
     library = ctypes.CDLL(str(target))
     for function in (library.scan_float, library.scan_double):
         function.restype = None

@@ -3,6 +3,7 @@ float64 within atol = rtol = 1e-12) and bitwise against the float32 loop, whose 
 one step and more, batches, widths that the threads' blocks do not divide, one and two threads, inputs that are
 not contiguous; its gradients against autograd through the loop; the clear errors; the fallback without a
 compiler; and the Mamba block's selective scan through it."""
+import re
 import warnings
 
 import pytest
@@ -99,14 +100,19 @@ def test_fast_path_equals_the_loop_on_every_device(device):
                                rtol=1e-12)
 
 
-@pytest.mark.parametrize("cxx", ["no-such-compiler", "false"], ids=["no compiler", "a compiler that fails"])
-def test_without_a_compiler_it_falls_back_to_linear_scan_with_one_warning(cxx, monkeypatch, tmp_path):
+@pytest.mark.parametrize(("cxx", "cache", "says"), [
+    ("no-such-compiler", "cache", "no C++ compiler (no-such-compiler) found"),
+    ("false", "cache", "false failed (exit 1)"),
+    ("g++", "a-file", "cannot be written"),
+], ids=["no compiler", "a compiler that fails", "a cache folder that cannot be written"])
+def test_without_a_compiler_it_falls_back_to_linear_scan_with_one_warning(cxx, cache, says, monkeypatch, tmp_path):
+    (tmp_path / "a-file").write_text("a file where the cache folder should be")
     monkeypatch.setenv("CXX", cxx)
-    monkeypatch.setenv("SEQMODELS_CACHE", str(tmp_path))
+    monkeypatch.setenv("SEQMODELS_CACHE", str(tmp_path / cache / "seqmodels"))
     scan_compiled._library.cache_clear()
     try:
         a, b = inputs((1, 5, 2))
-        with pytest.warns(RuntimeWarning, match="fast_linear_scan runs linear_scan"):
+        with pytest.warns(RuntimeWarning, match=re.escape("fast_linear_scan runs linear_scan: ") + ".*" + re.escape(says)):
             assert not scan_compiled.compiled_scan_available()
         with warnings.catch_warnings():
             warnings.simplefilter("error")  # one warning, not one per call
