@@ -10,15 +10,19 @@ Parts, in priority order, each a subprocess with its own time budget (cut to wha
                   (bench/gpu_check.py --no-tests --no-cpu)
   chapter12   (c) chapter 12's seconds per epoch (attention RNN and transformer, at both scales) and its
                   L-sweep, on the GPU and on one CPU thread (seqmodels.tasks.date_models)
-  tasks       (d) every task at --scale gpu on the GPU (bench/tasks.py), against the CPU scale on 2 CPU
+  chapter14   (d) chapter 14's scan at L = 1,024 to 16,384 (bench/scan.py: the loop, the parallel scan, the fast
+                  path, torch.compile's scan, the memory floor) and the generation memory of its Mamba LM against
+                  the GPT's key-value cache at 512 and 4,096 tokens (bench/generation_memory.py)
+  tasks       (e) every task at --scale gpu on the GPU (bench/tasks.py), against the CPU scale on 2 CPU
                   threads of the same host: that anchor runs from the start beside the GPU parts
-  benchmarks  (e) bench/training.py, then bench/structured.py
+  benchmarks  (f) bench/training.py, then bench/structured.py
 
 Each part's result lands in DIR as soon as it ends: DIR/<part>.json (for benchmarks: training.json and
 structured.json, ready for bench/results/*-cuda.json), its printed output appended to DIR/session.log, and
 DIR/session.json (every part's status and seconds) rewritten. A part that fails or outruns its budget is
 stopped (its process group killed) and recorded as such; the parts after it still run. That is 8 files at most,
-what one device call brings back. Prints how long each part took and exits 1 if any part did not pass.
+what one device call brings back: part (d)'s two results therefore go into session.json (``"chapter14"``), not
+files of their own. Prints how long each part took and exits 1 if any part did not pass.
 
 --quick is the rehearsal (tests/bench/test_gpu_session.py): the same parts on tiny sizes and budgets, on
 whatever device is here, so that every part's path to its file runs in the suite. This script itself needs
@@ -61,6 +65,7 @@ PARTS = [
     Part("cuda-tests", 75),
     Part("notebooks", 250),
     Part("chapter12", 50),
+    Part("chapter14", 60, ["session.json"]),
     Part("tasks", 110),
     Part("benchmarks", 100, ["training.json", "structured.json"]),
 ]
@@ -95,6 +100,11 @@ def commands(name: str, out: Path, work: Path, quick: bool, notebook_paths: list
         small = (["--preset", "tiny", "--iterations", "1", "--rounds", "1"], ["--repeats", "1"]) if quick else ([], [])
         return [py + [str(BENCH / "training.py"), *small[0], "--json", str(out / "training.json")],
                 py + [str(BENCH / "structured.py"), *small[1], "--json", str(out / "structured.json")]]
+    if name == "chapter14":  # into work/: session.json carries them (8 files come back from a call)
+        small = (["--lengths", "64", "--rounds", "1"], ["--preset", "tiny", "--tokens", "4", "8"]) if quick else (
+            ["--lengths", "1024", "4096", "16384", "--rounds", "2"], [])
+        return [py + [str(BENCH / "scan.py"), *small[0], "--json", str(work / "scan.json")],
+                py + [str(BENCH / "generation_memory.py"), *small[1], "--json", str(work / "generation-memory.json")]]
     raise ValueError(name)
 
 
@@ -274,6 +284,9 @@ def main() -> int:
             else:
                 lane.run()
             extra = ""
+            if part.name == "chapter14":
+                summary["chapter14"] = {"scan": read_json(work / "scan.json"),
+                                        "generation_memory": read_json(work / "generation-memory.json")}
             if part.name == "tasks":
                 anchor.join(timeout=max(0.0, total - (time.perf_counter() - started)))
                 merged, extra = merged_tasks(work, lane.status, anchor.status if not anchor.is_alive() else "still running")

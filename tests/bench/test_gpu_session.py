@@ -71,7 +71,7 @@ def test_gpu_session_rehearsal_writes_every_part_and_imports_only_what_the_gpu_m
                 "training.json", "structured.json"}
     assert {p.name for p in out.iterdir()} == expected  # 8 files: what one device call brings back
     session = json.loads((out / "session.json").read_text())
-    parts = ["cuda-tests", "notebooks", "chapter12", "tasks", "benchmarks", "tasks-cpu-anchor"]
+    parts = ["cuda-tests", "notebooks", "chapter12", "chapter14", "tasks", "benchmarks", "tasks-cpu-anchor"]
     assert list(session["parts"]) == parts and all(p["status"] == "pass" for p in session["parts"].values())
     log = (out / "session.log").read_text()
     for part in parts[:-1]:  # each part's time printed, and its output in the log
@@ -86,6 +86,11 @@ def test_gpu_session_rehearsal_writes_every_part_and_imports_only_what_the_gpu_m
     assert {row["model"] for row in chapter12["training"]} == {"attention RNN (chapter 11)", "transformer"}
     assert all(row["seconds_per_epoch"] > 0 for row in chapter12["training"])
     assert set(chapter12["layer_cost"]["cpu"]["seconds"]) == {"LSTM", "encoder layer"}
+    chapter14 = session["chapter14"]  # in session.json: a call brings back 8 files
+    assert {row["view"] for row in chapter14["scan"]["rows"]} == {"loop over t", "parallel scan", "chunked",
+                                                                   "fast path", "memory floor"}
+    assert {(row["model"], row["tokens"]) for row in chapter14["generation_memory"]["rows"]} == {
+        (model, tokens) for model in ("GPT, key-value cache", "Mamba LM, fixed state") for tokens in (4, 8)}
     row = json.loads((out / "tasks.json").read_text())["tasks"]["positions-none"]
     assert row["throughput_ratio"] > 0 and row["gpu_scale"]["metrics"] and row["cpu_anchor"]["metrics"]
     assert json.loads((out / "training.json").read_text())["tokens_per_s"]["nn.LSTM bare loop"] > 0

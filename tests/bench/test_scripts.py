@@ -58,6 +58,33 @@ def test_embeddings_compares_with_gensim_on_the_same_benchmarks(tmp_path):
     assert coverage == {(409, 109, 165)} and all(r["seconds"] > 0 for r in rows.values())
 
 
+def test_scan_times_every_view_against_the_loop_and_the_memory_floor(tmp_path):
+    out = run("scan.py", "--lengths", "64", "100", "--rounds", "1", "--json", str(tmp_path / "s.json"))
+    rows = json.loads((tmp_path / "s.json").read_text())["rows"]
+    views = ["loop over t", "parallel scan", "chunked", "fast path", "memory floor"]
+    assert [(row["L"], row["view"]) for row in rows] == [(L, view) for L in (64, 100) for view in views]
+    assert all(row["tokens_per_s"] > 0 for row in rows) and "fast path" in out and "GB/s" in out
+    assert all(row["ratio_to_loop"] == 1.0 for row in rows if row["view"] == "loop over t")
+    assert all(row["gb_per_s"] > 0 for row in rows if row["view"] == "memory floor")
+
+
+def test_generation_memory_reads_the_cache_and_the_state_each_model_holds(tmp_path):
+    out = run("generation_memory.py", "--preset", "tiny", "--tokens", "4", "40", "--json", str(tmp_path / "g.json"))
+    results = json.loads((tmp_path / "g.json").read_text())
+    facts, rows = results["facts"], {(row["model"], row["tokens"]): row for row in results["rows"]}
+    assert "Mamba LM, fixed state" in out and set(rows) == {(model, tokens) for tokens in (4, 40)
+                                                             for model in ("GPT, key-value cache", "Mamba LM, fixed state")}
+    # by hand: keys and values of width 16 for the 8-token prompt and every new token, float32, 1 block; a Mamba
+    # block of width 16 holds its inner width (2 · 16) times 16 states and the convolution's last 3 inputs, a view
+    # that keeps the whole window of 4 alive
+    for tokens in (4, 40):
+        assert rows["GPT, key-value cache", tokens]["held_bytes"] == 2 * 1 * (8 + tokens) * 16 * 4
+        assert rows["Mamba LM, fixed state", tokens]["held_bytes"] == facts["mamba_layers"] * 32 * (4 + 16) * 4
+    assert all(row["tokens_per_s"] > 0 and "peak_bytes" not in row for row in rows.values())  # CUDA's only
+    gpt, mamba = (facts["parameters"][name] for name in ("GPT, key-value cache", "Mamba LM, fixed state"))
+    assert abs(mamba - gpt) <= 0.5 * gpt  # comparable sizes: the closest number of Mamba blocks
+
+
 def _notebook(path: Path, *sources: str, grade_id: str | None = None) -> Path:
     """A minimal nbformat-4 notebook of code cells; the last one gets nbgrader metadata when grade_id is given."""
     cells = [{"cell_type": "code", "execution_count": None, "id": f"c{i}", "metadata": {}, "outputs": [], "source": s}

@@ -13,15 +13,26 @@ the D·N state (seqmodels.layers.scan).
 import torch
 
 from seqmodels.layers.scan import linear_scan
+from seqmodels.layers.scan_compiled import fast_linear_scan
 
 
 def selective_scan(u: torch.Tensor, delta: torch.Tensor, A: torch.Tensor, B: torch.Tensor, C: torch.Tensor,
                    D_skip: torch.Tensor) -> torch.Tensor:
     """``u, delta [B, L, D]``, ``A [D, N]``, ``B, C [B, L, N]`` (shared by the channels), ``D_skip [D]``:
     the selective SSM's output ``[B, L, D]``."""
+    return _selective(linear_scan, u, delta, A, B, C, D_skip)
+
+
+def selective_scan_fast(u: torch.Tensor, delta: torch.Tensor, A: torch.Tensor, B: torch.Tensor, C: torch.Tensor,
+                        D_skip: torch.Tensor) -> torch.Tensor:
+    """``selective_scan`` with the scan's fast path (``fast_linear_scan``: the compiled loop on a CPU)."""
+    return _selective(fast_linear_scan, u, delta, A, B, C, D_skip)
+
+
+def _selective(scan, u, delta, A, B, C, D_skip) -> torch.Tensor:
     batch, L, D = u.shape
     N = A.shape[1]
     A_bar = torch.exp(delta[..., None] * A)  # [B, L, D, N]: Δ_t broadcast over the N states
     Bu = (delta * u)[..., None] * B[:, :, None, :]  # Δ_t B_t u_t, [B, L, D, N]
-    h = linear_scan(A_bar.reshape(batch, L, D * N), Bu.reshape(batch, L, D * N)).reshape(batch, L, D, N)
+    h = scan(A_bar.reshape(batch, L, D * N), Bu.reshape(batch, L, D * N)).reshape(batch, L, D, N)
     return torch.einsum("bldn,bln->bld", h, C) + D_skip * u

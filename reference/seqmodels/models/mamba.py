@@ -10,6 +10,8 @@ step sizes and C; it trains as a convolution (``ssm_kernel`` and ``causal_conv_f
       → Δ = softplus(dt_proj(·)), B, C = x_proj(·)   (input-dependent: the selection)
       → y = selective_scan(u, Δ, A, B, C, D) ⊙ SiLU(z) → out_proj → + x
 
+(its scan takes the fast path, ``seqmodels.layers.scan_compiled``: on a CPU a compiled loop over t).
+
 ``MambaLM``: token embeddings, blocks, a final RMSNorm and the output layer tied to the embedding. Each block's
 ``step`` carries (the last inputs of its convolution, the scan's state h of E·D × N numbers): the memory of
 generation does not grow with the number of tokens, unlike a Transformer's key-value cache.
@@ -22,7 +24,7 @@ from torch.nn import functional as F
 
 from seqmodels.layers.long_convolution import causal_conv_fft
 from seqmodels.layers.normalization import rms_norm
-from seqmodels.layers.selective import selective_scan
+from seqmodels.layers.selective import selective_scan_fast
 from seqmodels.layers.state_space import discretize, ssm_kernel
 
 
@@ -84,7 +86,7 @@ class MambaBlock(nn.Module):
         u, z = self.in_proj(rms_norm(x, self.norm)).chunk(2, dim=-1)
         u = F.silu(self.conv(u.transpose(1, 2))[..., : x.shape[1]].transpose(1, 2))  # causal: trim the look-ahead
         delta, B, C = self._selection(u)
-        y = selective_scan(u, delta, -self.A_log.exp(), B, C, self.D_skip)
+        y = selective_scan_fast(u, delta, -self.A_log.exp(), B, C, self.D_skip)  # the compiled scan on a CPU
         return x + self.out_proj(y * F.silu(z))
 
     def step(self, x_t: torch.Tensor, state: tuple | None) -> tuple[torch.Tensor, tuple]:

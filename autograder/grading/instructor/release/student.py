@@ -123,6 +123,16 @@ DERIVED: dict[str, tuple[str, str | None]] = {
     "seqmodels.layers.scan_chunked.chunked_linear_scan": ("linear_scan", """
         return linear_scan(a, b)
     """),
+    # chapter 14's scan as a compiled loop over t, the route that picks it, and the selective SSM through it
+    "seqmodels.layers.scan_compiled.compiled_linear_scan": ("linear_scan", """
+        return linear_scan(a, b)
+    """),
+    "seqmodels.layers.scan_compiled.fast_linear_scan": ("linear_scan", """
+        return linear_scan(a, b)
+    """),
+    "seqmodels.layers.selective.selective_scan_fast": ("selective_scan", """
+        return selective_scan(u, delta, A, B, C, D_skip)
+    """),
 }
 WITHHELD_MODULES = {"seqmodels.structured.ctc_triton": "ctc_loss", "seqmodels.structured.crf_triton": "crf_viterbi"}
 
