@@ -53,7 +53,11 @@ def news_text(merges: int = MERGES) -> NewsText:
     data = news_char_splits()
     words = {split: [w for _, sentence in getattr(data, split) for w in sentence.split()]
              for split in ("train", "validation", "test")}
-    tokenizer = BPETokenizer.train(words["train"], merges)
+    return tokenized(BPETokenizer.train(words["train"], merges), words)
+
+
+def tokenized(tokenizer: BPETokenizer, words: dict[str, list[str]]) -> NewsText:
+    """The splits' ``words`` as ``tokenizer``'s streams (a student's ``bpe_encode`` in it, say)."""
     return NewsText(tokenizer, words, {split: torch.tensor(tokenizer.encode(w)) for split, w in words.items()})
 
 
