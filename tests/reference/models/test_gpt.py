@@ -5,7 +5,6 @@ hand-written cache; the functions it is given (a student's) do the work; the cla
 token, whatever padding follows."""
 import pytest
 import torch
-
 from seqmodels.layers.gpt import attend_with_cache, gpt_block
 from seqmodels.layers.rotary import rope
 from seqmodels.layers.sampling import sample_tokens

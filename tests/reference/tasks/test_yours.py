@@ -5,11 +5,16 @@ import linecache
 
 import nbformat
 import pytest
-import torch
-
 import seqmodels
+import torch
 from grading.instructor.course import NOTEBOOKS, SOLUTIONS
-from seqmodels.tasks.yours import DEMO_FUNCTIONS, written, your_functions, your_gpt, your_tokenizer
+from seqmodels.tasks.yours import (
+    DEMO_FUNCTIONS,
+    written,
+    your_functions,
+    your_gpt,
+    your_tokenizer,
+)
 from seqmodels.text.bpe import BPETokenizer
 
 CHAPTER = "13_gpt"
