@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import torch
 from torch.nn import functional as F
 
-from seqmodels.data.movie_reviews import film_splits, review_splits
+from seqmodels.data.movie_reviews import film_splits
 from seqmodels.data.news_text import news_char_splits
 from seqmodels.data.splits import Splits
 from seqmodels.models.averaged_embedding import AveragedEmbeddingClassifier
@@ -136,11 +136,11 @@ def labelled(train: list, fraction: float, seed: int = 0) -> list:
     return [train[i] for i in order[:max(1, round(fraction * len(order)))]]
 
 
-def averaged_embeddings_on_reviews(device: torch.device, fraction: float = 1.0, seed: int = 0) -> float:
+def averaged_embeddings_on_reviews(snippets: Splits, device: torch.device, fraction: float = 1.0,
+                                   seed: int = 0) -> float:
     """Test accuracy of chapter 04's averaged-embedding classifier as chapter 04 trains it (32 dimensions, rate
     0.01, batches of 64, five epochs, its lower-cased words) on the labelled snippets of ``review_classification``
-    with the same ``fraction`` and ``seed``; its vocabulary is theirs."""
-    snippets = review_splits(seed)
+    with the same ``fraction`` and ``seed`` (``snippets``: ``review_splits(seed)``); its vocabulary is theirs."""
     train = labelled(snippets.train, fraction, seed)
     data = Splits(train, snippets.validation, snippets.test, build_vocab(tokens for tokens, _ in train))
     torch.manual_seed(seed)
