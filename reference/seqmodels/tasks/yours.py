@@ -27,10 +27,9 @@ def written(function: Callable) -> bool:
     """False for the release's untouched answer: a body that, its docstring aside, only raises
     NotImplementedError; True for anything else, and where no source can be read (a built-in)."""
     try:
-        source = textwrap.dedent(inspect.getsource(function))
-    except (OSError, TypeError):
+        definition = ast.parse(textwrap.dedent(inspect.getsource(function))).body[0]
+    except (OSError, TypeError, SyntaxError):  # no source, or a lambda's line that is no statement alone
         return True
-    definition = ast.parse(source).body[0]
     if not isinstance(definition, ast.FunctionDef):
         return True
     body = definition.body[1:] if ast.get_docstring(definition) is not None else definition.body

@@ -65,7 +65,9 @@ def test_an_answer_that_does_more_than_raise_is_written():
     def bare(x):
         raise NotImplementedError
 
-    assert written(half_done) and written(len) and not written(bare)
+    in_a_call = max(
+        [lambda x: x], key=id)  # getsource gives this line, which does not parse alone
+    assert written(half_done) and written(len) and written(in_a_call) and not written(bare)
 
 
 @pytest.mark.parametrize("positions", ["learned", "rope"])
