@@ -9,11 +9,14 @@ The blocks are ``nn.TransformerEncoderLayer(norm_first=True, activation="gelu")`
 weights. The fast path computes a block with ``F.scaled_dot_product_attention`` (FlashAttention or
 memory-efficient kernels on a GPU), which also allows RoPE inside attention and a key-value cache;
 ``hand_written=True`` runs ``block_fn`` (the course's ``gpt_block`` unless told otherwise, e.g. a student's)
-on the same weights (learned positions only: ``gpt_block`` has no rotation). Same outputs.
+on the same weights (learned positions only: ``gpt_block`` has no rotation), and generates with the cache
+through ``attend_fn`` (``attend_with_cache``). ``rope_fn`` rotates the queries and keys of a RoPE model. Same
+outputs. Chapter 13's demo passes a student's functions here (seqmodels.tasks.yours).
 
-``generate`` samples with ``sample_tokens``; with ``cache=True`` (the default) every block keeps the keys and
-values of the positions generated so far in buffers allocated once (Eq. 3 of seqmodels.layers.gpt), and
-each step runs the blocks on the newest token only; ``cache=False`` reruns the whole prefix at every step.
+``generate`` samples with ``sample_fn`` (``sample_tokens``); with ``cache=True`` (the default) every block keeps
+the keys and values of the positions generated so far (Eq. 3 of seqmodels.layers.gpt): the fast path in buffers
+allocated once, the hand-written path in ``attend_fn``'s growing cache, one position at a time; each step runs
+the blocks on the newest token only. ``cache=False`` reruns the whole prefix at every step.
 
 **What today's open models change** (LLaMA, Touvron et al., 2023; Mistral, Jiang et al., 2023), each an option
 whose default keeps GPT-2's choice: ``norm="rms"`` puts RMSNorm (Zhang & Sennrich, 2019, Eq. 4: chapter 14's
@@ -32,7 +35,7 @@ import torch
 from torch import nn
 from torch.nn import functional as F
 
-from seqmodels.layers.gpt import fast_causal_attention, gpt_block
+from seqmodels.layers.gpt import attend_with_cache, fast_causal_attention, gpt_block
 from seqmodels.layers.rotary import rope
 from seqmodels.layers.sampling import sample_tokens
 from seqmodels.layers.swiglu import swiglu, swiglu_width
@@ -42,7 +45,8 @@ from seqmodels.models.transformer import block_weights
 class GPT(nn.Module):
     def __init__(self, vocab_size: int, *, dim: int = 64, heads: int = 4, feedforward: int = 256, layers: int = 2,
                  max_len: int = 128, positions: str = "learned", norm: str = "layer", ffn: str = "gelu",
-                 hand_written: bool = False, block_fn: Callable = gpt_block):
+                 hand_written: bool = False, block_fn: Callable = gpt_block, rope_fn: Callable = rope,
+                 attend_fn: Callable = attend_with_cache, sample_fn: Callable = sample_tokens):
         super().__init__()
         for name, value, allowed in [("positions", positions, ("learned", "rope")), ("norm", norm, ("layer", "rms")),
                                      ("ffn", ffn, ("gelu", "swiglu"))]:
@@ -73,6 +77,7 @@ class GPT(nn.Module):
                 layer.linear2 = nn.Linear(width, dim, bias=False)  # W2
         self.heads, self.max_len, self.positions, self.norm, self.ffn = heads, max_len, positions, norm, ffn
         self.hand_written, self.block_fn = hand_written, block_fn
+        self.rope_fn, self.attend_fn, self.sample_fn = rope_fn, attend_fn, sample_fn
 
     def _block(self, layer: nn.TransformerEncoderLayer, x: torch.Tensor, start: int,
                cache: tuple[torch.Tensor, torch.Tensor] | None) -> torch.Tensor:
@@ -85,7 +90,7 @@ class GPT(nn.Module):
             B, L, 3, self.heads, D // self.heads).unbind(2)  # each [B, L, H, D/H]
         if self.positions == "rope":
             where = torch.arange(start, start + L, device=x.device)
-            q, k = rope(q, where), rope(k, where)
+            q, k = self.rope_fn(q, where), self.rope_fn(k, where)
         q, k, v = (t.transpose(1, 2) for t in (q, k, v))  # [B, H, L, D/H]
         if cache is not None:
             cache[0][:, :, start:start + L], cache[1][:, :, start:start + L] = k, v
@@ -93,11 +98,29 @@ class GPT(nn.Module):
         out = fast_causal_attention(q, k, v, causal=start == 0 and L > 1)
         if start > 0 and L > 1:
             raise ValueError("after a cached prefix the blocks take one new position at a time")
-        x = x + attention.out_proj(out.transpose(1, 2).reshape(B, L, D))
-        normed = self._normalise(layer.norm2, x)
+        return self._feed_forward(layer, x + attention.out_proj(out.transpose(1, 2).reshape(B, L, D)))
+
+    def _feed_forward(self, layer: nn.TransformerEncoderLayer, h: torch.Tensor) -> torch.Tensor:
+        """The block's second half (Eq. 2 of seqmodels.layers.gpt): h + FFN(LN2(h)), SwiGLU's or GELU's."""
+        normed = self._normalise(layer.norm2, h)
         if self.ffn == "swiglu":
-            return x + swiglu(normed, *layer.linear1.weight.chunk(2), layer.linear2.weight)
-        return x + layer.linear2(F.gelu(layer.linear1(normed)))
+            return h + swiglu(normed, *layer.linear1.weight.chunk(2), layer.linear2.weight)
+        return h + layer.linear2(F.gelu(layer.linear1(normed)))
+
+    def _attend_one_at_a_time(self, x: torch.Tensor, caches: list) -> torch.Tensor:
+        """The blocks on the positions of ``x [B, L, D]`` in order, each position's self-attention by ``attend_fn``
+        over its block's cache in ``caches`` (None before the first position), which it extends: the last
+        position's output ``[B, 1, D]``."""
+        for t in range(x.shape[1]):
+            h = x[:, t:t + 1]
+            for n, layer in enumerate(self.blocks):
+                attention, norm = layer.self_attn, layer.norm1
+                out, caches[n] = self.attend_fn(
+                    F.layer_norm(h, h.shape[-1:], norm.weight, norm.bias, norm.eps), caches[n],
+                    attention.in_proj_weight, attention.in_proj_bias, attention.out_proj.weight,
+                    attention.out_proj.bias, self.heads)
+                h = self._feed_forward(layer, h + out)
+        return h
 
     def _normalise(self, norm: nn.Module, x: torch.Tensor) -> torch.Tensor:
         """``norm``'s weights applied to ``x``: RMSNorm or layer norm."""
@@ -147,23 +170,28 @@ class GPT(nn.Module):
         if not cache:
             for _ in range(steps):
                 logits = self(ids[:, -self.max_len:] if self.position_embedding is not None else ids)[:, -1]
-                ids = torch.cat([ids, sample_tokens(logits.float(), generator, temperature, top_k, top_p)[:, None]], 1)
+                ids = torch.cat([ids, self.sample_fn(logits.float(), generator, temperature, top_k, top_p)[:, None]], 1)
             return ids
         B, P = prompt.shape
         capacity = P + steps
         if self.position_embedding is not None and capacity > self.max_len:
             raise ValueError(f"{capacity} tokens do not fit the {self.max_len} learned positions")
         D = self.embedding.embedding_dim
-        buffers = [tuple(torch.empty(B, self.heads, capacity, D // self.heads, device=prompt.device,
-                                     dtype=self.embedding.weight.dtype) for _ in range(2)) for _ in self.blocks]
+        # the fast path's key and value buffers, allocated once; the hand-written path's caches, grown by attend_fn
+        caches = [None] * len(self.blocks) if self.hand_written else [
+            tuple(torch.empty(B, self.heads, capacity, D // self.heads, device=prompt.device,
+                              dtype=self.embedding.weight.dtype) for _ in range(2)) for _ in self.blocks]
         new, start = prompt, 0
         for _ in range(steps):
             x = self._inputs(new, start)
-            for layer, buffer in zip(self.blocks, buffers):
-                x = self._block(layer, x, start, buffer)
+            if self.hand_written:
+                x = self._attend_one_at_a_time(x, caches)
+            else:
+                for layer, buffer in zip(self.blocks, caches):
+                    x = self._block(layer, x, start, buffer)
             logits = self.logits(self._normalise(self.final_norm, x[:, -1]))
             start += new.shape[1]
-            new = sample_tokens(logits.float(), generator, temperature, top_k, top_p)[:, None]
+            new = self.sample_fn(logits.float(), generator, temperature, top_k, top_p)[:, None]
             ids = torch.cat([ids, new], dim=1)
         return ids
 

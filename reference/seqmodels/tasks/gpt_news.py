@@ -19,6 +19,7 @@ sentences and documents, each sentence's words one after another.
 **Fine-tuning.** ``review_classification`` encodes each snippet's whitespace-separated words with the news
 tokenizer (at most ``context`` tokens) and trains a ``GPTClassifier`` with cross-entropy; ``fraction`` keeps
 the first part of the (seeded, shuffled) training snippets, for training on 10 % of the labels.
+``averaged_embeddings_on_reviews`` is chapter 04's baseline on the same labelled snippets.
 """
 import math
 from dataclasses import dataclass
@@ -28,11 +29,14 @@ from torch.nn import functional as F
 
 from seqmodels.data.movie_reviews import film_splits
 from seqmodels.data.news_text import news_char_splits
+from seqmodels.data.splits import Splits
+from seqmodels.models.averaged_embedding import AveragedEmbeddingClassifier
 from seqmodels.models.gpt import GPT, GPTClassifier
-from seqmodels.tasks.base import SCALES, Scale, Setup, Task
+from seqmodels.tasks.base import SCALES, Scale, Setup, Task, classification
 from seqmodels.text.batching import pad_batch
 from seqmodels.text.bpe import BPETokenizer
-from seqmodels.training import at_least_float32, make_loader, to_device
+from seqmodels.text.vocab import build_vocab
+from seqmodels.training import Trainer, at_least_float32, make_loader, to_device
 
 MERGES = 1000  # the vocabulary: 2 specials, the training alphabet (with and without </w>) and 1000 merges
 CONTEXT = 64
@@ -53,7 +57,11 @@ def news_text(merges: int = MERGES) -> NewsText:
     data = news_char_splits()
     words = {split: [w for _, sentence in getattr(data, split) for w in sentence.split()]
              for split in ("train", "validation", "test")}
-    tokenizer = BPETokenizer.train(words["train"], merges)
+    return tokenized(BPETokenizer.train(words["train"], merges), words)
+
+
+def tokenized(tokenizer: BPETokenizer, words: dict[str, list[str]]) -> NewsText:
+    """The splits' ``words`` as ``tokenizer``'s streams (a student's ``bpe_encode`` in it, say)."""
     return NewsText(tokenizer, words, {split: torch.tensor(tokenizer.encode(w)) for split, w in words.items()})
 
 
@@ -99,9 +107,7 @@ def review_classification(tokenizer: BPETokenizer, model: GPTClassifier, device:
                           seed: int = 0, batch_size: int = 32, context: int = CONTEXT) -> Setup:
     """Sentiment of the film-review snippets (split by film) with ``model(ids, mask)``; accuracy."""
     parts = [[(tokenizer.encode(s.text.split())[:context], s.label) for s in part] for part in film_splits(seed)]
-    order = torch.randperm(len(parts[0]), generator=torch.Generator().manual_seed(seed)).tolist()
-    train = [parts[0][i] for i in order[:max(1, round(fraction * len(order)))]]
-    splits = {"train": train, "validation": parts[1], "test": parts[2]}
+    splits = {"train": labelled(parts[0], fraction, seed), "validation": parts[1], "test": parts[2]}
 
     def collate(examples):
         ids, mask = pad_batch([ids for ids, _ in examples])
@@ -120,7 +126,27 @@ def review_classification(tokenizer: BPETokenizer, model: GPTClassifier, device:
             total += len(labels)
         return {f"{split}_accuracy": correct / total}
 
-    return Setup(model, step, make_loader(train, batch_size, collate, seed=seed, device=device), evaluate)
+    return Setup(model, step, make_loader(splits["train"], batch_size, collate, seed=seed, device=device), evaluate)
+
+
+def labelled(train: list, fraction: float, seed: int = 0) -> list:
+    """The first ``fraction`` (at least one) of the training snippets in a seeded random order: the same snippets
+    for any list in ``film_splits``' order."""
+    order = torch.randperm(len(train), generator=torch.Generator().manual_seed(seed)).tolist()
+    return [train[i] for i in order[:max(1, round(fraction * len(order)))]]
+
+
+def averaged_embeddings_on_reviews(snippets: Splits, device: torch.device, fraction: float = 1.0,
+                                   seed: int = 0) -> float:
+    """Test accuracy of chapter 04's averaged-embedding classifier as chapter 04 trains it (32 dimensions, rate
+    0.01, batches of 64, five epochs, its lower-cased words) on the labelled snippets of ``review_classification``
+    with the same ``fraction`` and ``seed`` (``snippets``: ``review_splits(seed)``); its vocabulary is theirs."""
+    train = labelled(snippets.train, fraction, seed)
+    data = Splits(train, snippets.validation, snippets.test, build_vocab(tokens for tokens, _ in train))
+    torch.manual_seed(seed)
+    setup = classification(data, AveragedEmbeddingClassifier(len(data.vocab), 32, 2), device, seed, batch_size=64)
+    Trainer(setup.model, setup.step, lr=1e-2, device=device, seed=seed).fit(setup.train, 5)
+    return setup.evaluate(setup.model.eval(), "test")["test_accuracy"]
 
 
 def gpt_sizes(scale: Scale) -> dict[str, int]:

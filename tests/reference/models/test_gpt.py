@@ -1,12 +1,15 @@
 """The GPT's fast path (F.scaled_dot_product_attention) against nn.TransformerEncoderLayer's own forward with a
 causal mask, and against its hand-written path (gpt_block); generation with the key-value cache against
-rerunning the whole prefix (same generator, same tokens), learned positions and RoPE; the classifier reads the
-last real token, whatever padding follows. The open models' options (RMSNorm, SwiGLU) against the blocks written
+rerunning the whole prefix (same generator, same tokens), learned positions and RoPE, the fast and the
+hand-written cache; the functions it is given (a student's) do the work; the classifier reads the last real
+token, whatever padding follows. The open models' options (RMSNorm, SwiGLU) against the blocks written
 with nn.MultiheadAttention, RMSNorm in float64 by its formula and SwiGLU by Shazeer's, and their parameter
 counts against GPT-2's."""
 import pytest
 import torch
-
+from seqmodels.layers.gpt import attend_with_cache, gpt_block
+from seqmodels.layers.rotary import rope
+from seqmodels.layers.sampling import sample_tokens
 from seqmodels.models.gpt import GPT, GPTClassifier
 
 
@@ -28,14 +31,42 @@ def test_fast_path_matches_pytorchs_layers_and_the_hand_written_blocks():
     torch.testing.assert_close(model(ids), expected)
 
 
-@pytest.mark.parametrize("positions", ["learned", "rope"])
-def test_the_cache_generates_what_rerunning_the_prefix_does(positions, device):
+@pytest.mark.parametrize("positions, hand_written", [("learned", False), ("rope", False), ("learned", True)])
+def test_the_cache_generates_what_rerunning_the_prefix_does(positions, hand_written, device):
+    # the oracle reruns the whole prefix through the fast path, checked against PyTorch's layers above
     model = small_gpt(positions=positions).to(device)
     prompt = torch.randint(0, 40, (2, 5), device=device)
-    runs = [model.generate(prompt, 20, torch.Generator(device).manual_seed(3), temperature=0.9, top_p=0.95,
-                           cache=cache) for cache in (True, False)]
+    runs = []
+    for cache in (True, False):
+        model.hand_written = hand_written and cache
+        runs.append(model.generate(prompt, 20, torch.Generator(device).manual_seed(3), temperature=0.9, top_p=0.95,
+                                   cache=cache))
     assert runs[0].shape == (2, 25) and torch.equal(runs[0][:, :5], prompt)
     assert torch.equal(*runs)
+
+
+def test_the_functions_it_is_given_do_the_work():
+    calls = []
+
+    def counted(name, fn):
+        def run(*args, **kwargs):
+            calls.append(name)
+            return fn(*args, **kwargs)
+        return run
+
+    functions = {name: counted(name, fn) for name, fn in
+                 [("block_fn", gpt_block), ("rope_fn", rope), ("attend_fn", attend_with_cache),
+                  ("sample_fn", sample_tokens)]}
+    prompt = torch.randint(0, 40, (1, 2))
+    model = small_gpt(hand_written=True, **functions)
+    model(prompt)
+    assert calls == ["block_fn"] * 2
+    calls.clear()
+    model.generate(prompt, 2, torch.Generator().manual_seed(0))  # 2 prompt positions and 1 new one, 2 blocks
+    assert calls == ["attend_fn"] * 4 + ["sample_fn"] + ["attend_fn"] * 2 + ["sample_fn"]
+    calls.clear()
+    small_gpt(positions="rope", **functions)(prompt)
+    assert calls == ["rope_fn"] * 4  # queries and keys, 2 blocks
 
 
 def test_both_paths_agree_with_gradients(assert_paths_agree):
