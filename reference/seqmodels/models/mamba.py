@@ -140,6 +140,8 @@ class MambaLM(nn.Module):
                  rms_norm_fn: Callable = rms_norm, selective_scan_fn: Callable = selective_scan):
         super().__init__()
         self.embedding = nn.Embedding(vocab_size, dim)
+        with torch.no_grad():  # std 0.02, as Mamba's reference code and GPT-2: the output layer is tied to this
+            self.embedding.weight.normal_(0.0, 0.02)  # table, and rows of N(0, 1) make each input its own top guess
         self.blocks = nn.ModuleList(
             MambaBlock(dim, states, rms_norm_fn=rms_norm_fn, selective_scan_fn=selective_scan_fn) if selective
             else S4DBlock(dim, states, rms_norm_fn=rms_norm_fn) for _ in range(layers))
