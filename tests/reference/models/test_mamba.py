@@ -47,3 +47,16 @@ def test_language_model_steps_agree_and_its_state_does_not_grow():
     torch.testing.assert_close(model(ids), torch.stack(logits, dim=1))
     generated = model.generate(ids[:, :3], 5, torch.Generator().manual_seed(0))
     assert generated.shape == (1, 8) and torch.equal(generated[:, :3], ids[:, :3])
+
+
+def test_the_time_invariant_ablation_is_causal_and_every_parameter_trains(device):
+    torch.manual_seed(3)
+    model = MambaLM(20, dim=8, layers=2, states=4, selective=False).double().to(device)
+    assert not any(hasattr(block, "x_proj") for block in model.blocks), "selective=False has no Δ, B, C projections"
+    ids = torch.randint(20, (2, 10), device=device)
+    changed = ids.clone()
+    changed[:, 6:] = (changed[:, 6:] + 1) % 20
+    torch.testing.assert_close(model(changed)[:, :6], model(ids)[:, :6])  # a later token changes no earlier logit
+    assert not torch.allclose(model(changed)[:, 6:], model(ids)[:, 6:])
+    model.loss(ids[:, :-1], ids[:, 1:]).backward()
+    assert all(p.grad is not None and p.grad.abs().sum() > 0 for p in model.parameters())

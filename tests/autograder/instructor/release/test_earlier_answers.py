@@ -32,14 +32,17 @@ def test_the_recorder_notes_the_outermost_calls_of_functions_the_notebook_does_n
 # pad_batch, AveragedEmbeddingClassifier(hand_written=True) looks words up with embed. 04: the same data, and
 # the stacking demo calls chapter 06's stack. 05: first_symbol and classification as above, and the language
 # model's batches call lm_pairs. 06: the entities data and tagging as above; chapter 05's LSTM, which its
-# tagger runs, is handed out in the notebook. 14: its generation demo steps chapter 13's attend_with_cache.
+# tagger runs, is handed out in the notebook. 14: its generation demo steps chapter 13's attend_with_cache;
+# the recall demo's GPT has rotary positions (rope); the language-model demo's GPT reads the news text's BPE
+# (bpe_train, bpe_encode) and generates (sample_tokens), and its character LSTM is chapter 04's char-lm (build_vocab, encode, pad_batch), as in 13.
 BY_HAND = {
     "01_tokens": {},
     "02_pooling": {"01_tokens": ["build_vocab", "embed", "encode", "pad_batch"]},
     "04_rnn": {"01_tokens": ["build_vocab", "encode", "pad_batch"], "06_bidirectional": ["stack"]},
     "05_lstm_gru": {"01_tokens": ["build_vocab", "encode", "pad_batch"], "04_rnn": ["lm_pairs"]},
     "06_bidirectional": {"01_tokens": ["build_vocab", "encode", "pad_batch"]},
-    "14_ssm": {"13_gpt": ["attend_with_cache"]},
+    "14_ssm": {"01_tokens": ["build_vocab", "encode", "pad_batch"],
+               "13_gpt": ["attend_with_cache", "bpe_encode", "bpe_train", "rope", "sample_tokens"]},
 }
 
 
