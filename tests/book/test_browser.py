@@ -3,10 +3,8 @@ the built site from a local static server with no network, on a phone's screen (
 laptop's (1366 px). Every page must render: text, typeset math and no TeX source left, loaded
 figures with alt text, no sideways scrolling, a chapter list that the ☰ button opens, visible-test
 cells collapsed, search snippets without TeX, and a clean console. A screenshot of each page at
-each width is kept in _build/test-artifacts/screenshots/. axe-core checks each page at each width in a second
-browser, on a thread of its own, while the tests drive the first (class Axe): the two share the machine's cores.
+each width is kept in _build/test-artifacts/screenshots/.
 """
-import concurrent.futures
 import functools
 import html
 import os
@@ -93,64 +91,6 @@ def browser():
         chromium.close()
 
 
-RENDERS = "test_page_renders_completely_offline_and_fits_the_screen"
-
-
-class Axe:
-    """axe-core's critical and serious violations on each page at each width (``accessibility_problems``, light then
-    dark), worked out ahead of the tests that ask for them: a browser of its own on a thread of its own (Playwright's
-    calls belong to the thread that started it) loads each page afresh, as a reader meets it, and checks it while the
-    tests drive their own browser."""
-
-    def __init__(self, server: str, jobs: list[tuple[str, str]]):
-        self.verdicts = {job: concurrent.futures.Future() for job in jobs}
-        self.stopped = threading.Event()
-        self.thread = threading.Thread(target=self._check_all, args=(server, jobs), name="axe", daemon=True)
-        self.thread.start()
-
-    def problems(self, name: str, screen: str) -> list[str]:
-        return self.verdicts[(name, screen)].result()
-
-    def _check_all(self, server: str, jobs: list[tuple[str, str]]) -> None:
-        from playwright.sync_api import sync_playwright
-
-        try:
-            with sync_playwright() as playwright:
-                chromium = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_FLAGS)
-                for name, screen in jobs:
-                    if self.stopped.is_set():
-                        break
-                    context = chromium.new_context(viewport=VIEWPORTS[screen], has_touch=screen == "phone")
-                    try:
-                        tab = context.new_page()
-                        tab.problems = []
-                        open_page(tab, server, name)
-                        self.verdicts[(name, screen)].set_result(accessibility_problems(tab, f"{name} on a {screen}"))
-                    except BaseException as error:  # noqa: BLE001 - pytest.fail too: the page's test reports it
-                        self.verdicts[(name, screen)].set_exception(error)
-                    finally:
-                        context.close()
-                chromium.close()
-        except BaseException as error:  # noqa: BLE001 - the browser did not start: every page's test says why
-            for verdict in self.verdicts.values():
-                if not verdict.done():
-                    verdict.set_exception(error)
-
-    def stop(self) -> None:
-        self.stopped.set()
-        self.thread.join()
-
-
-@pytest.fixture(scope="module")
-def axe(request, browser, server):
-    """The accessibility checks of the pages and widths that this run's tests render, in the tests' order."""
-    jobs = [(item.callspec.params["name"], item.callspec.params["page"]) for item in request.session.items
-            if getattr(item, "originalname", None) == RENDERS and item.module is request.module]
-    checks = Axe(server, jobs)
-    yield checks
-    checks.stop()
-
-
 @pytest.fixture(params=list(VIEWPORTS))
 def page(request, browser, server):
     """A fresh tab, on a phone's or a laptop's screen, that records console errors, page errors and every
@@ -190,7 +130,7 @@ def open_page(page, server, name: str) -> None:
 
 
 @pytest.mark.parametrize("name", PAGES)
-def test_page_renders_completely_offline_and_fits_the_screen(page, server, site, axe, name):
+def test_page_renders_completely_offline_and_fits_the_screen(page, server, site, name):
     open_page(page, server, name)
     heading = page.locator("main h1 >> visible=true").first
     assert heading.is_visible() and heading.inner_text().strip(), f"{name}: blank page (no visible title)"
@@ -221,7 +161,7 @@ def test_page_renders_completely_offline_and_fits_the_screen(page, server, site,
         check_figures_read_once_tapped(page, name)
     else:
         check_page_weight(page, name, site)
-    check_accessibility(axe, page, name)
+    check_accessibility(page, name)
 
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=SCREENSHOTS / f"{name.replace('/', '__')}-{page.screen}.png", full_page=True)
@@ -351,10 +291,9 @@ def check_page_weight(page, name: str, site) -> None:
         assert not mathjax, f"{name} has no formula but loads MathJax: {mathjax[:2]}"
 
 
-def check_accessibility(axe: Axe, page, name: str) -> None:
-    """axe-core on the page at this width in light and in dark mode: no critical or serious violation (the rest are
-    listed)."""
-    problems = axe.problems(name, page.screen)
+def check_accessibility(page, name: str) -> None:
+    """axe-core on the page in light and in dark mode: no critical or serious violation (the rest are listed)."""
+    problems = accessibility_problems(page, f"{name} on a {page.screen}")
     assert not problems, f"{name}: accessibility violations (axe-core):\n" + "\n".join(problems)
 
 
