@@ -190,8 +190,8 @@ def test_one_hanging_function_costs_only_the_tests_not_checked_before_the_notebo
     assert all(f"time limit of {HANG_LIMIT_S} s ran out before this test ran" in errors[gid][0]
                for gid in not_checked[1:])
     assert (outcome.status, outcome.score) == ("graded", 13)  # every point of the seven tests checked before
-    assert outcome.submission.notes == [f"the notebook's time limit of {HANG_LIMIT_S} s ran out: "
-                                        f"{', '.join(not_checked)} not checked (0 points)"]
+    assert outcome.submission.notes == [(f"the notebook's time limit of {HANG_LIMIT_S} s ran out: "
+                                         f"{', '.join(not_checked)} not checked (0 points)")]
 
 
 def test_a_failed_resubmission_does_not_keep_the_points_of_an_earlier_one(tmp_path, grading_workers):
