@@ -6,6 +6,7 @@ command (nbgrader, the trusted checker, the sandboxed worker) and checked by ``g
 only a hidden test finds, so the two must say the same.
 """
 import json
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import nbformat
@@ -62,7 +63,7 @@ NOTEBOOKS_OF_THE_CLASS = {  # student: (answer cells' own text, edits of the sav
 def both(tmp_path_factory, grading_workers):
     """Each notebook's self-check, and its grade: (cells that lost points with their points lost, notes)."""
     workdir = tmp_path_factory.mktemp("agree")
-    checked = {}
+    paths = {}
     for student, (cells, edits) in NOTEBOOKS_OF_THE_CLASS.items():
         folder = build_submission(ExampleStudent(student, "", "solution", [], cells=cells), CHAPTER, workdir / "in")
         path = folder / f"{CHAPTER}.ipynb"
@@ -70,9 +71,14 @@ def both(tmp_path_factory, grading_workers):
         for edit in edits:
             edit(data["cells"])
         path.write_text(json.dumps(data, indent=1))
-        checked[student] = selfcheck.check(path)
-    outcomes = {o.submission.student: o for o in grade(CHAPTER, workdir / "in", workdir, limits=Limits(cell_s=10),
-                                                       progress=False, workers=grading_workers)}
+        paths[student] = path
+    # the self-checks' kernels run one after another (each sets NBGRADER_EXECUTION for its own) beside the grading
+    # workers, which are processes of their own: the two halves share the machine's cores instead of taking turns
+    with ThreadPoolExecutor(1) as kernels:
+        checks = {student: kernels.submit(selfcheck.check, path) for student, path in paths.items()}
+        outcomes = {o.submission.student: o for o in grade(CHAPTER, workdir / "in", workdir, limits=Limits(cell_s=10),
+                                                           progress=False, workers=grading_workers)}
+        checked = {student: check.result() for student, check in checks.items()}
     with Gradebook(f"sqlite:///{workdir / 'gradebook.db'}") as gradebook:
         lost = {student: {g.name: g.max_score - g.score for n in gradebook.find_submission(CHAPTER, student).notebooks
                           for g in n.grades if not g.needs_manual_grade and g.score < g.max_score}
