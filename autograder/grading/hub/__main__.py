@@ -3,9 +3,11 @@
     python -m grading.hub up [--course autograder/hub/course.toml]     accounts, then every service
     python -m grading.hub down [--course ...]                          stop every service
     python -m grading.hub release CHAPTER [--course ...]               the chapter into the Assignments tab
-    python -m grading.hub collect CHAPTER [--course ...]               the instructor's loop, as the grader account:
-        collect the hand-ins from the exchange, grade them on the workers into the PostgreSQL gradebook
-        (grading.instructor.grade), and release the feedback through the exchange
+    python -m grading.hub collect CHAPTER [--course ...]               each student's latest hand-in from the
+        exchange, graded on the workers into the PostgreSQL gradebook (grading.instructor.grade)
+    python -m grading.hub feedback CHAPTER [--course ...]              feedback pages brought up to date with the
+        gradebook (written answers graded in formgrader) and released through the exchange
+The last three run as the grader account (grading.hub.loop).
 
 Must run as root (it makes accounts, and JupyterHub logs people in with PAM). A failure is one line.
 """
@@ -23,8 +25,8 @@ DEFAULT_COURSE = REPO / "autograder" / "hub" / "course.toml"
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("action", choices=["up", "down", "release", "collect"])
-    parser.add_argument("chapter", nargs="?", help="release, collect: the chapter, e.g. 01_tokens")
+    parser.add_argument("action", choices=["up", "down", "release", "collect", "feedback"])
+    parser.add_argument("chapter", nargs="?", help="release, collect, feedback: the chapter, e.g. 01_tokens")
     parser.add_argument("--course", type=Path, default=DEFAULT_COURSE, help="the course configuration file")
     args = parser.parse_args(argv)
     if os.geteuid() != 0:
@@ -44,8 +46,8 @@ def main(argv: list[str] | None = None) -> int:
         else:
             if not args.chapter:
                 parser.error(f"{args.action} needs a chapter, e.g. 01_tokens")
-            step = loop.release if args.action == "release" else loop.collect_grade_release
-            return step(course, args.chapter)
+            steps = {"release": loop.release, "collect": loop.collect, "feedback": loop.release_feedback}
+            return steps[args.action](course, args.chapter)
     except (CourseError, accounts.AccountError, services.ServiceError) as error:
         print(error, file=sys.stderr)
         return 1

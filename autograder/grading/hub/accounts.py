@@ -102,6 +102,10 @@ def make(course: Course) -> dict[str, str]:
     state = course.server.state
     state.mkdir(parents=True, exist_ok=True)
     os.chmod(state, 0o755)
+    closed = [str(folder) for folder in state.parents if not os.stat(folder).st_mode & 0o001]
+    if closed:
+        raise AccountError(f"the course's accounts cannot reach its folder {state} (the exchange is there): "
+                           f"{', '.join(closed)} is closed to them; choose another [server] state in {course.source}")
     course.exchange.mkdir(exist_ok=True)
     os.chmod(course.exchange, 0o777)  # as nbgrader makes its root (nbgrader.exchange.default.exchange)
     for folder, mode in ((course.exchange / course.course_id, 0o755), (course.workdir, 0o700)):

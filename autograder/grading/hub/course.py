@@ -15,6 +15,8 @@ The file is TOML (``autograder/hub/course.toml`` is the example the tests use)::
     redis_port = 6380
     formgrader_port = 9999
     workers = 2                  # grading worker processes (Celery)
+    proxy_api_port = 8001        # the proxy's API (the hub's alone)
+    hub_api_port = 8081          # the hub itself, behind the proxy
 
 Everybody named becomes a Unix account of that name (grading.hub.accounts): the hub logs them in with PAM and
 nbgrader knows a student by the account's name, so a name must be a valid one (lower-case letters, digits,
@@ -31,7 +33,7 @@ from grading.instructor.gradebook.roster import Person
 
 ACCOUNT_NAME = re.compile(r"[a-z_][a-z0-9_-]{0,31}")  # useradd's default NAME_REGEX, at most 32 characters
 SERVER_DEFAULTS = {"state": "/srv/seqmodels-hub", "hub_port": 8000, "postgres_port": 5433, "redis_port": 6380,
-                   "formgrader_port": 9999, "workers": 2}
+                   "formgrader_port": 9999, "workers": 2, "proxy_api_port": 8001, "hub_api_port": 8081}
 
 
 class CourseError(ValueError):
@@ -46,6 +48,8 @@ class Server:
     redis_port: int
     formgrader_port: int
     workers: int
+    proxy_api_port: int  # the proxy's REST API, which only the hub calls
+    hub_api_port: int  # the hub's own server behind the proxy (JupyterHub.hub_port)
 
 
 @dataclass

@@ -51,13 +51,21 @@ def carry_secrets(course: Course, chapter: str) -> list[str]:
     return students
 
 
-def collect_grade_release(course: Course, chapter: str) -> int:
-    steps = [("-m", "nbgrader", "collect", chapter, "--update"),
-             ("-m", "grading.instructor.grade", chapter, str(course.workdir / "submitted"), "--workdir",
-              str(course.workdir), "--lms", "nbgrader")]
-    for step in steps:
-        if status := as_grader(course, *step):
-            return status
+def _grade(course: Course, chapter: str) -> int:
+    """The grading command on what nbgrader collected: new hand-ins graded on the workers, feedback pages rebuilt
+    for everybody whose grades changed (a written answer graded in formgrader, say)."""
+    return as_grader(course, "-m", "grading.instructor.grade", chapter, str(course.workdir / "submitted"),
+                     "--workdir", str(course.workdir), "--lms", "nbgrader")
+
+
+def collect(course: Course, chapter: str) -> int:
+    """Each student's latest hand-in from the exchange, graded."""
+    return as_grader(course, "-m", "nbgrader", "collect", chapter, "--update") or _grade(course, chapter)
+
+
+def release_feedback(course: Course, chapter: str) -> int:
+    """Feedback pages brought up to date with the gradebook, and into the exchange for the students to fetch."""
+    if status := _grade(course, chapter):
+        return status
     carry_secrets(course, chapter)
     return as_grader(course, "-m", "nbgrader", "release_feedback", chapter)
-

@@ -4,7 +4,7 @@
   PostgreSQL refuses root), password authentication; the class's work folder names it in ``gradebook.url``
   only once it answers, so an unreachable server is never saved as the class's gradebook.
 - Redis, the grading queue's broker, with a password (students share this machine's loopback).
-- The grading workers (Celery, grading.instructor.workers.queue) as the grader account.
+- The grading workers (Celery, grading.instructor.workers.queue); see :func:`start_workers` for their account.
 - JupyterHub (as root: PAM logins and each student's server as that student), with its proxy from
   ``autograder/hub/node_modules`` and formgrader as its service.
 
@@ -15,6 +15,7 @@ root and the grader account read, never on a command line (``ps`` shows those to
 import glob
 import os
 import pwd
+import re
 import secrets
 import shutil
 import signal
@@ -88,7 +89,9 @@ def _wait(ready, what: str, log: Path, process: subprocess.Popen | None = None) 
 def _last_error(log: Path) -> str:
     lines = [line.strip() for line in log.read_text(errors="replace").splitlines() if line.strip()] \
         if log.is_file() else []
-    errors = [line for line in lines if any(word in line for word in ("ERROR", "FATAL", "Error", "error"))]
+    # JupyterHub's "[E ...]" and "[C ...]", PostgreSQL's FATAL, a traceback's last line; not a request that failed
+    errors = [line for line in lines if line.startswith(("[E ", "[C ", "FATAL", "ERROR")) or " FATAL: " in line
+              or re.match(r"\w+(\.\w+)*(Error|Exception): ", line)]
     return (errors or lines or ["(no log)"])[-1][-300:] + f" (log: {log})"
 
 
@@ -221,7 +224,10 @@ def _redis_ready(url: str) -> bool:
 
 
 def start_workers(course: Course, broker: str) -> None:
-    """The Celery grading workers, as the grader account, until their heartbeat shows in Redis."""
+    """The Celery grading workers, until their heartbeat shows in Redis. They run as root, as the course's grading
+    runs in its tests: the students' answers run in the bubblewrap sandbox as nobody either way, but started from
+    another account the sandboxed answer worker fails to load the setup cell (not yet understood; the grading
+    command reports it as "setup failed" and gives nobody a score)."""
     import redis
 
     from grading.instructor.workers import queue
@@ -231,12 +237,11 @@ def start_workers(course: Course, broker: str) -> None:
         if client.exists(queue.alive_key(name)) and _running(course, "workers"):
             return
     log = _folder(course, "logs", mode=0o755) / "workers.log"
-    account = grader(course)
     with log.open("ab") as output:
         process = subprocess.Popen(
-            _as(account, BIN / "python", "-m", "grading.hub.worker", "--concurrency", course.server.workers,
-                "--name", name),
-            env={**os.environ, "GRADING_BROKER": broker, "HOME": account.pw_dir}, cwd=REPO, stdout=output,
+            [BIN / "python", "-m", "grading.hub.worker", "--concurrency", str(course.server.workers), "--name", name],
+            env={**os.environ, "GRADING_BROKER": broker, "GRADING_WORKDIR": str(course.workdir),
+                 "GRADING_COURSE_ID": course.course_id}, cwd=REPO, stdout=output,
             stderr=subprocess.STDOUT, start_new_session=True)
     _keep_pid(course, "workers", process.pid)
 
@@ -263,6 +268,8 @@ def start_hub(course: Course) -> None:
         return
     _free(course.server.hub_port, "JupyterHub", "hub_port", course)
     _free(course.server.formgrader_port, "formgrader", "formgrader_port", course)
+    _free(course.server.proxy_api_port, "JupyterHub's proxy", "proxy_api_port", course)
+    _free(course.server.hub_api_port, "JupyterHub", "hub_api_port", course)
     folder = _folder(course, "jupyterhub")
     log = _folder(course, "logs", mode=0o755) / "jupyterhub.log"
     environment = {**os.environ, "GRADING_HUB_COURSE": str(course.source),
