@@ -329,7 +329,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         workdir.mkdir(parents=True, exist_ok=True)  # where the SQLite gradebook of a new class goes
         if args.gradebook:
+            database.check(args.gradebook)  # an unreachable server is never saved as the class's gradebook
             database.choose(workdir, args.gradebook)
+        else:
+            database.check(database.url(workdir))
         print(f"gradebook: {database.shown(database.url(workdir))}")
         deadlines.record(database.url(workdir), args.chapter, args.due, args.late_penalty)
         if args.roster:
