@@ -185,8 +185,8 @@ def test_students_fetch_submit_and_get_their_own_feedback_through_the_hub(server
     assert loop.collect(course, CHAPTER) == 0, "collecting and grading on the workers failed"
     with Gradebook(database.url(course.workdir)) as gradebook:
         scores = {name: gradebook.find_submission(CHAPTER, name).score for name in STUDENTS}
-        written = [(g.cell.name, g.max_score) for g in
-                   gradebook.find_submission_notebook(CHAPTER, CHAPTER, "rightrita").grades if g.cell.cell_type == "markdown"]
+        rita = gradebook.find_submission_notebook(CHAPTER, CHAPTER, "rightrita")
+        written = [(g.cell.name, g.max_score) for g in rita.grades if g.cell.cell_type == "markdown"]
         submission_ids = {name: gradebook.find_submission_notebook(CHAPTER, CHAPTER, name).id for name in STUDENTS}
     assert scores["rightrita"] == 20 and scores["wrongwalter"] < 20, f"autograded scores: {scores}"
 
