@@ -30,7 +30,7 @@ from pathlib import Path
 import pytest
 
 from grading.instructor.example_class import build_submission, load_students
-from tests.services import free_port
+from tests.services import connects, free_port
 
 CHAPTER = "01_tokens"
 STUDENTS = {"rightrita": ("Right, Rita", "correct"), "wrongwalter": ("Wrong, Walter", "pad-counted")}
@@ -87,6 +87,8 @@ def server():
         services.down(course, say=lambda line: None)
         accounts.remove(course)
         shutil.rmtree(folder, ignore_errors=True)
+    still = [port for port in ports if connects(port)]
+    assert not still, f"after `down` something still listens on the course server's ports {still}"
 
 
 @pytest.fixture(scope="module")
