@@ -303,12 +303,14 @@ def _keep_pid(course: Course, name: str, pid: int) -> None:
 
 
 def _running(course: Course, name: str) -> int | None:
+    """The session of what ``name`` started, while any process of it runs (the hub's proxy outlives a hub that
+    failed, for instance)."""
     path = _pid_file(course, name)
     if not path.is_file():
         return None
     pid = int(path.read_text())
     try:
-        os.kill(pid, 0)
+        os.killpg(pid, 0)
         return pid
     except ProcessLookupError:
         return None
@@ -330,6 +332,20 @@ def _stop_process(course: Course, name: str) -> bool:
         time.sleep(0.2)
     os.killpg(pid, signal.SIGKILL)
     return True
+
+
+def stop_hub(course: Course) -> bool:
+    """JupyterHub, which stops the students' servers, formgrader and its proxy; the proxy too where the hub
+    could not (it runs in a session of its own, and outlives a hub that failed to start)."""
+    stopped = _stop_process(course, "hub")
+    proxy = course.server.state / "jupyterhub" / "proxy.pid"
+    if proxy.is_file():
+        try:
+            os.kill(int(proxy.read_text()), signal.SIGTERM)
+        except (ProcessLookupError, ValueError):
+            pass
+        proxy.unlink(missing_ok=True)
+    return stopped
 
 
 def stop_redis(course: Course) -> bool:
@@ -385,7 +401,7 @@ def _grader_file(course: Course, name: str) -> None:
 
 def down(course: Course, say=print) -> None:
     """Stop whatever of the course server runs, the hub first."""
-    for name, stop in (("JupyterHub", lambda: _stop_process(course, "hub")),
+    for name, stop in (("JupyterHub", lambda: stop_hub(course)),
                        ("grading workers", lambda: _stop_process(course, "workers")),
                        ("Redis", lambda: stop_redis(course)), ("PostgreSQL", lambda: stop_postgres(course))):
         say(f"{name}: {'stopped' if stop() else 'was not running'}")
