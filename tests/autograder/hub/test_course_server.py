@@ -52,6 +52,11 @@ def _missing() -> str | None:
     if postgres_programs() is None or shutil.which("redis-server") is None:
         return "PostgreSQL or Redis is not installed (run `make services` as root)"
     chromium_path()  # skips, saying so, without Chromium
+    tried = subprocess.run(["runuser", "-u", "nobody", "--", sys.executable, "-c", "import grading.hub"],
+                           capture_output=True)
+    if tried.returncode != 0:
+        return (f"other accounts cannot run this environment's Python ({os.path.realpath(sys.executable)}): make "
+                f".venv with a Python every account may enter, or open its folders (pyenv's /root: chmod o+x /root)")
     return None
 
 
