@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: all env browser sandbox services release student-release example-class formgrader book pdf test bench gpu-check gpu-session gpu-wheels mutation clean
+.PHONY: all env browser sandbox services hub hub-env hub-stop release student-release example-class formgrader book pdf test bench gpu-check gpu-session gpu-wheels mutation clean
 .DEFAULT_GOAL := all
 
 all: sandbox release example-class book
@@ -45,8 +45,10 @@ example-class: env sandbox
 # JupyterLab with nbgrader's formgrader on a class's work folder (classwork/, or WORKDIR=classwork/example for
 # the example class): Nbgrader > Formgrader lists what the grading command graded there.
 WORKDIR ?= classwork
+# Jupyter refuses root without --allow-root: as root (a container, say) formgrader runs so, and says so.
 formgrader: env
-	GRADING_WORKDIR=$(WORKDIR) $(BIN)/jupyter lab --no-browser
+	@[ "$$(id -u)" != 0 ] || echo "formgrader runs as root here (--allow-root); as another user it needs no such option"
+	GRADING_WORKDIR=$(WORKDIR) $(BIN)/jupyter lab --no-browser $(if $(filter 0,$(shell id -u)),--allow-root)
 
 # The website: chapter pages from the executed solutions (cached), then Jupyter Book.
 book: env
@@ -81,6 +83,25 @@ services:
 	  { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null && apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql redis-server >/dev/null; } || \
 	  echo "PostgreSQL or Redis not installed: the gradebook's and the queue's server tests will be skipped."
+
+# The course on a JupyterHub on this machine (grading/hub/, as root): the accounts, groups and nbgrader settings
+# that COURSE names (autograder/hub/course.toml is the example), then PostgreSQL (the gradebook), Redis, the grading
+# workers and JupyterHub with formgrader as its service, each checked before the next; `make hub-stop` stops them.
+# JupyterHub is installed from requirements-hub.txt, its proxy by npm into autograder/hub/node_modules (lockfile).
+COURSE ?= autograder/hub/course.toml
+hub-env: env
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-hub.txt
+	@command -v npm >/dev/null || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null && apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm >/dev/null; } || \
+	  { echo "npm is not installed: the hub's proxy cannot be installed (Debian: apt-get install npm)"; exit 1; }
+	[ -x autograder/hub/node_modules/.bin/configurable-http-proxy ] || \
+	  (cd autograder/hub && npm ci --no-audit --no-fund --loglevel=error)
+
+hub: hub-env services sandbox
+	$(BIN)/python -m grading.hub up --course $(COURSE)
+
+hub-stop: env
+	$(BIN)/python -m grading.hub down --course $(COURSE)
 
 # The 40 slowest tests are listed at the end, so every run (CI's too) shows where the suite's time goes.
 test: env browser sandbox services

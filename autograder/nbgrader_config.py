@@ -23,7 +23,8 @@ WORK = os.path.join(REPO, os.environ.get("GRADING_WORKDIR") or "classwork")  # r
 os.makedirs(WORK, exist_ok=True)
 
 c = get_config()  # noqa: F821 (injected by traitlets)
-c.CourseDirectory.course_id = "seqmodels-course"
+# the course server (grading.hub) names its own course, as its configuration file says
+c.CourseDirectory.course_id = os.environ.get("GRADING_COURSE_ID") or "seqmodels-course"
 c.CourseDirectory.root = REPO
 c.CourseDirectory.source_directory = "solutions"
 c.CourseDirectory.release_directory = "notebooks"

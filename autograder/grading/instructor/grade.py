@@ -17,6 +17,7 @@ fails, the run stops with "setup failed": nobody is given 0 for it.
 import argparse
 import hashlib
 import html
+import os
 import secrets
 import sys
 import zipfile
@@ -294,9 +295,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workdir", type=Path, default=CLASSWORK, help="where grades and feedback go (classwork/)")
     parser.add_argument("--jobs", type=int, default=2, help="notebooks graded at once (default 2)")
     parser.add_argument("--force", action="store_true", help="grade again students graded before")
-    parser.add_argument("--queue", metavar="BROKER", help="compute the verdicts on grading workers on other machines "
-                                                         "through this Redis broker, e.g. redis://grading-host:6379/0 "
-                                                         "(grading.instructor.workers.queue); recorded here")
+    parser.add_argument("--queue", metavar="BROKER", default=os.environ.get("GRADING_QUEUE"),
+                        help="compute the verdicts on grading workers on other machines through this Redis broker, "
+                             "e.g. redis://grading-host:6379/0 (grading.instructor.workers.queue); recorded here "
+                             "(default: GRADING_QUEUE, where a password stays out of the command line)")
     parser.add_argument("--lms", choices=LAYOUTS, default="auto",
                         help="the layout and file names of FOLDER (default: recognised from the names)")
     parser.add_argument("--id-pattern", help="regular expression with a 'student' group (optionally 'identity', "
@@ -329,7 +331,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         workdir.mkdir(parents=True, exist_ok=True)  # where the SQLite gradebook of a new class goes
         if args.gradebook:
+            database.check(args.gradebook)  # an unreachable server is never saved as the class's gradebook
             database.choose(workdir, args.gradebook)
+        else:
+            database.check(database.url(workdir))
         print(f"gradebook: {database.shown(database.url(workdir))}")
         deadlines.record(database.url(workdir), args.chapter, args.due, args.late_penalty)
         if args.roster:

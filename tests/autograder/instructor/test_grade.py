@@ -359,3 +359,18 @@ def test_an_empty_zip_is_refused_saying_so_and_a_roster_may_start_a_new_work_fol
     assert "Traceback" not in said
     with database.opened(database.url(workdir)) as gradebook:
         assert [(s.id, s.lms_user_id) for s in gradebook.students] == [("gödelkurt", "4711")]
+
+
+def test_an_unreachable_gradebook_is_said_in_one_line_and_never_saved_as_the_classs(tmp_path, capsys):
+    from tests.services import free_port
+
+    (tmp_path / "inbox").mkdir()
+    workdir = tmp_path / "classwork"
+    unreachable = f"postgresql://grader@127.0.0.1:{free_port()}/course"  # nothing listens there
+    with pytest.raises(SystemExit):
+        main([CHAPTER, str(tmp_path / "inbox"), "--workdir", str(workdir), "--gradebook", unreachable])
+    said = capsys.readouterr().err.strip().splitlines()
+    assert f"error: the gradebook {unreachable} cannot be opened: connection failed" in said[-1], \
+        said
+    assert not any("nbgrader db upgrade" in line or "Traceback" in line for line in said), said
+    assert not (workdir / database.FILE).exists(), "the unreachable URL was saved as the class's gradebook"

@@ -36,9 +36,9 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from nbgrader.api import Gradebook
-from sqlalchemy import Column, MetaData, String, Table, Text
+from sqlalchemy import Column, MetaData, String, Table, Text, create_engine
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError
+from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
 from grading.instructor.gradebook.new_submissions import build_inside_session
 
@@ -82,6 +82,21 @@ def choose(workdir: Path, given: str) -> None:
                          f"or sqlite:////path/to/gradebook.db)") from None
     workdir.mkdir(parents=True, exist_ok=True)
     (workdir / FILE).write_text(given + "\n")
+
+
+def check(db_url: str) -> None:
+    """ValueError, in one line, when the database at ``db_url`` does not answer (nbgrader's own message would
+    blame an old gradebook and ask for `nbgrader db upgrade`)."""
+    engine = None
+    try:
+        engine = create_engine(db_url)
+        engine.connect().close()
+    except (SQLAlchemyError, ArgumentError, ImportError) as error:
+        why = (str(getattr(error, "orig", None) or error).strip().splitlines() or ["no reason given"])[0]
+        raise ValueError(f"the gradebook {shown(db_url)} cannot be opened: {why}; is its server running?") from None
+    finally:
+        if engine is not None:
+            engine.dispose()
 
 
 def shown(db_url: str) -> str:

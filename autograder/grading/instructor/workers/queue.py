@@ -110,7 +110,8 @@ def deliveries(task) -> int:
     return count
 
 
-def _alive(worker: str) -> str:
+def alive_key(worker: str) -> str:
+    """The Redis key a live worker keeps renewing (its heartbeat)."""
     return f"grading.alive.{worker}"
 
 
@@ -125,14 +126,14 @@ def beat(worker: str) -> None:
 
     def beating() -> None:
         while True:
-            redis.set(_alive(worker), "1", ex=HEARTBEAT_TTL_S)
+            redis.set(alive_key(worker), "1", ex=HEARTBEAT_TTL_S)
             time.sleep(HEARTBEAT_S)
 
     def received(sender=None, request=None, **_) -> None:
         taken = {"worker": worker, "tag": request.message.delivery_tag}
         redis.set(_taken(request.id), json.dumps(taken), ex=DELIVERIES_KEPT_S)
 
-    redis.set(_alive(worker), "1", ex=HEARTBEAT_TTL_S)
+    redis.set(alive_key(worker), "1", ex=HEARTBEAT_TTL_S)
     threading.Thread(target=beating, name="heartbeat", daemon=True).start()
     signals.task_received.connect(received, weak=False)
 
@@ -231,7 +232,7 @@ class QueueWorkers(GradingWorkers):
         if not taken:
             return
         taken = json.loads(taken)
-        if redis.exists(_alive(taken["worker"])) or not redis.delete(_taken(task_id)):
+        if redis.exists(alive_key(taken["worker"])) or not redis.delete(_taken(task_id)):
             return
         with self.app.connection_for_write() as connection:
             connection.default_channel.qos.restore_by_tag(taken["tag"], leftmost=True)
