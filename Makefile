@@ -96,6 +96,10 @@ hub-env: env
 	  { echo "npm is not installed: the hub's proxy cannot be installed (Debian: apt-get install npm)"; exit 1; }
 	[ -x autograder/hub/node_modules/.bin/configurable-http-proxy ] || \
 	  (cd autograder/hub && npm ci --no-audit --no-fund --loglevel=error)
+	@# Every account of the hub runs this Python: as root, open the folders above it (pyenv's /root) to them.
+	@if [ "$$(id -u)" = 0 ] && ! runuser -u nobody -- $(BIN)/python -c "" 2>/dev/null; then \
+	  d=$$(dirname "$$(readlink -f $(BIN)/python)"); while [ "$$d" != / ]; do chmod o+x "$$d"; d=$$(dirname "$$d"); done; \
+	  echo "hub-env: the hub's accounts may now enter the folders above $$(readlink -f $(BIN)/python) (chmod o+x)"; fi
 
 hub: hub-env services sandbox
 	$(BIN)/python -m grading.hub up --course $(COURSE)
@@ -104,7 +108,7 @@ hub-stop: env
 	$(BIN)/python -m grading.hub down --course $(COURSE)
 
 # The 40 slowest tests are listed at the end, so every run (CI's too) shows where the suite's time goes.
-test: env browser sandbox services
+test: env browser sandbox services hub-env
 	$(BIN)/python -m pytest tests --durations=40
 
 # Every throughput benchmark on the fastest device here (CUDA, then MPS, then the CPU), each printing its
