@@ -325,6 +325,10 @@ def _stop_process(course: Course, name: str) -> bool:
     os.killpg(pid, signal.SIGTERM)
     deadline = time.monotonic() + STOP_TIMEOUT_S
     while time.monotonic() < deadline:
+        try:  # reap it where this process started it (`up` then `down` in one process): a zombie stays in its group
+            os.waitpid(pid, os.WNOHANG)
+        except ChildProcessError:
+            pass
         try:
             os.killpg(pid, 0)
         except ProcessLookupError:
