@@ -114,9 +114,9 @@ class GPT(nn.Module):
         for t in range(x.shape[1]):
             h = x[:, t:t + 1]
             for n, layer in enumerate(self.blocks):
-                attention, norm = layer.self_attn, layer.norm1
+                attention = layer.self_attn
                 out, caches[n] = self.attend_fn(
-                    F.layer_norm(h, h.shape[-1:], norm.weight, norm.bias, norm.eps), caches[n],
+                    self._normalise(layer.norm1, h), caches[n],
                     attention.in_proj_weight, attention.in_proj_bias, attention.out_proj.weight,
                     attention.out_proj.bias, self.heads)
                 h = self._feed_forward(layer, h + out)
