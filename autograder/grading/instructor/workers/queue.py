@@ -88,10 +88,23 @@ app.conf.update(
 
 def configure(broker: str, visibility_timeout_s: int = VISIBILITY_TIMEOUT_S) -> Celery:
     """The app on this broker, which also carries the verdicts back (its result backend)."""
+    if app.conf.broker_url not in (None, broker):
+        _forget_connections()
     app.conf.update(broker_url=broker, result_backend=broker,
                     broker_transport_options={"visibility_timeout": visibility_timeout_s},
                     result_backend_transport_options={"visibility_timeout": visibility_timeout_s})
     return app
+
+
+def _forget_connections() -> None:
+    """Drop what the app keeps connected to its last broker: Celery builds its connection pool, its producers' pool
+    and its result backend once, from the settings of the moment, so a process that grades through a second broker
+    would otherwise send its notebooks, pings and result lookups to the first one."""
+    app._pool = None  # as Celery's own after-fork reset does
+    if "amqp" in app.__dict__:
+        app.amqp._producer_pool = None
+    app._backend_cache = None  # the backend, kept here or per thread
+    app._local = threading.local()
 
 
 def _course_config():

@@ -284,11 +284,29 @@ def test_a_worker_named_with_celerys_host_placeholder_beats_under_the_name_celer
         try:
             app = configure(url)
             wait_for_workers(app, 1, [process], log)
-            # the expanded name among those that answer and beat: in the full suite a worker left by an earlier
-            # test may answer too (its broker's port is reused), so the test looks for this worker's names only
             name = f"grading@{socket.gethostname()}"
-            assert name in {name for reply in app.control.ping(timeout=1) for name in reply}
+            assert [name] == [name for reply in app.control.ping(timeout=1) for name in reply]
             beating = app.backend.client.keys("grading.alive.*")
             assert f"grading.alive.{name}".encode() in beating and b"grading.alive.grading@%h" not in beating, beating
         finally:
             kill_group(process)
+
+
+def test_a_second_broker_gets_the_notebooks_pings_and_results_of_a_process_that_used_a_first():
+    """One process that grades through one queue, then another (the module's workers are still on the first):
+    Celery keeps its connections from the first configuration, so without a reset the notebook would go to the
+    first broker, and a ping there would answer with the first queue's workers."""
+    import redis as redis_client
+    from grading.instructor.workers.queue import QUEUE, configure, verdicts
+
+    with redis_on(["127.0.0.1"]) as first, redis_on(["127.0.0.1"]) as second:
+        for port in (first, second):
+            app = configure(f"redis://127.0.0.1:{port}/0")
+            assert app.control.ping(timeout=0.2) == []  # through this broker's pool: no worker on either
+            verdicts.apply_async(("01_tokens", "{}", {}), task_id=f"sent-to-{port}")
+            app.backend.client.set("grading.test.written", port)
+        for port in (first, second):
+            server = redis_client.Redis(port=port)
+            queued = [json.loads(message)["headers"]["id"] for message in server.lrange(QUEUE, 0, -1)]
+            assert queued == [f"sent-to-{port}"], f"broker on {port} holds {queued}"
+            assert server.get("grading.test.written") == str(port).encode()
