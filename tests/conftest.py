@@ -12,6 +12,42 @@ os.environ.setdefault("GRADING_SALT", "20261124")
 # Real PostgreSQL and Redis servers, started once per session for the tests that ask for them (tests/services.py).
 pytest_plugins = ["tests.services"]
 
+WEBSITE = "tests/book/"  # the modules that share the built site (tests/book/conftest.py)
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
+def pytest_collection_modifyitems(items):
+    """The suite runs on every core (``make test``: pytest-xdist, ``--dist loadgroup``): each module's tests go to
+    one worker, so that its module fixtures (a graded class, a started hub) are made once, and the website's
+    modules all go to one, which builds the site once. They come first, the longest group, so that no worker is
+    left alone with it at the end."""
+    for item in items:
+        module = item.nodeid.split("::")[0]
+        item.add_marker(pytest.mark.xdist_group("website" if module.startswith(WEBSITE) else module))
+    items.sort(key=lambda item: not item.nodeid.startswith(WEBSITE))  # a stable sort: each keeps its order
+
+
+ACCESSIBILITY_RULES: set[str] = set()  # axe-core's experimental rules that ran (tests/book/conftest.py)
+ACCESSIBILITY_NOTES: set[str] = set()  # the moderate and minor violations of every page checked
+
+
+def pytest_runtest_logreport(report) -> None:
+    for name, (rules, notes) in (p for p in report.user_properties if p[0] == "accessibility"):
+        ACCESSIBILITY_RULES.update(rules)
+        ACCESSIBILITY_NOTES.update(notes)
+
+
+def pytest_terminal_summary(terminalreporter) -> None:
+    """The moderate and minor accessibility violations that the browser tests found (they fail on worse)."""
+    if ACCESSIBILITY_RULES:
+        terminalreporter.section("accessibility: axe-core's experimental rules, run with the others")
+        terminalreporter.write_line(", ".join(sorted(ACCESSIBILITY_RULES)))
+    if ACCESSIBILITY_NOTES:
+        terminalreporter.section("accessibility: moderate and minor violations (axe-core)")
+        for line in sorted(ACCESSIBILITY_NOTES):
+            terminalreporter.write_line(line)
+
+
 NO_GPU = "needs a CUDA GPU (this machine has none)"
 DEVICES = ["cpu", pytest.param("cuda", marks=pytest.mark.skipif(not torch.cuda.is_available(), reason=NO_GPU))]
 

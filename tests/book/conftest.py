@@ -74,14 +74,14 @@ def configured_site(request, tmp_path_factory) -> Path:
         config.unlink()
 
 
-def pytest_terminal_summary(terminalreporter) -> None:
-    """The moderate and minor accessibility violations that the browser tests found (they fail on worse)."""
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """The accessibility findings of this test's pages go with its report, so that the run's summary
+    (tests/conftest.py) lists them when the test ran in another process (pytest-xdist's workers)."""
     from tests.book.accessibility import EXPERIMENTAL, NOTES
 
-    if EXPERIMENTAL:
-        terminalreporter.section("accessibility: axe-core's experimental rules, run with the others")
-        terminalreporter.write_line(", ".join(sorted(EXPERIMENTAL)))
-    if NOTES:
-        terminalreporter.section("accessibility: moderate and minor violations (axe-core)")
-        for line in sorted(set(NOTES)):
-            terminalreporter.write_line(line)
+    outcome = yield
+    if NOTES or EXPERIMENTAL:
+        outcome.get_result().user_properties.append(("accessibility", [sorted(EXPERIMENTAL), NOTES[:]]))
+        NOTES.clear()
+        EXPERIMENTAL.clear()
