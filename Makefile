@@ -109,7 +109,7 @@ hub-stop: env
 
 # The 40 slowest tests are listed at the end, so every run (CI's too) shows where the suite's time goes.
 test: env browser sandbox services hub-env
-	$(BIN)/python -m pytest tests --durations=40 --numprocesses=auto --maxprocesses=4 --dist=loadgroup
+	$(BIN)/python -m pytest tests --durations=40 --numprocesses=auto --maxprocesses=4
 
 # Every throughput benchmark on the fastest device here (CUDA, then MPS, then the CPU), each printing its
 # table and writing bench/results/<script>-<device>.json (on CUDA the tasks run at the GPU scale, against

@@ -15,16 +15,29 @@ pytest_plugins = ["tests.services"]
 WEBSITE = "tests/book/"  # the modules that share the built site (tests/book/conftest.py)
 
 
-@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
+def _scope(nodeid: str) -> str:
+    """What one worker runs whole: a test's module, so that its module fixtures (a graded class, a started hub)
+    are made once; the website's modules together, so that the site is built once."""
+    module = nodeid.split("::")[0]
+    return "website" if module.startswith(WEBSITE) else module
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """``make test`` runs the suite on every core with pytest-xdist, a worker per scope (``_scope``). Its own
+    ``--dist=loadgroup`` would do it with marks, but it groups nothing under pytest 9.2 (pytest-xdist issue 1386)."""
+    from xdist.scheduler import LoadScopeScheduling
+
+    class ByScope(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return _scope(nodeid)
+
+    return ByScope(config, log)
+
+
 def pytest_collection_modifyitems(items):
-    """The suite runs on every core (``make test``: pytest-xdist, ``--dist loadgroup``): each module's tests go to
-    one worker, so that its module fixtures (a graded class, a started hub) are made once, and the website's
-    modules all go to one, which builds the site once. They come first, the longest group, so that no worker is
-    left alone with it at the end."""
-    for item in items:
-        module = item.nodeid.split("::")[0]
-        item.add_marker(pytest.mark.xdist_group("website" if module.startswith(WEBSITE) else module))
-    items.sort(key=lambda item: not item.nodeid.startswith(WEBSITE))  # a stable sort: each keeps its order
+    """The website's tests first: the longest scope, so that no worker is left alone with it at the end."""
+    items.sort(key=lambda item: _scope(item.nodeid) != "website")  # a stable sort: the rest keep their order
 
 
 ACCESSIBILITY_RULES: set[str] = set()  # axe-core's experimental rules that ran (tests/book/conftest.py)
