@@ -9,6 +9,14 @@ import torch
 # expectations about the example class hold run after run (tests/autograder/test_checker.py varies it).
 os.environ.setdefault("GRADING_SALT", "20261124")
 
+# In a worker of ``make test`` (pytest-xdist), PyTorch and the programs the tests start get the worker's share of the
+# cores: the threads of two workers on the same two cores wait for each other (a test of 5 s on its own took 70 s)
+_WORKERS = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+if _WORKERS > 1:
+    for _variable in ("OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ.setdefault(_variable, str(max(1, (os.cpu_count() or 1) // _WORKERS)))
+    torch.set_num_threads(int(os.environ["OMP_NUM_THREADS"]))
+
 # Real PostgreSQL and Redis servers, started once per session for the tests that ask for them (tests/services.py).
 pytest_plugins = ["tests.services"]
 

@@ -21,6 +21,7 @@ from grading.instructor.verdicts import sandbox
 from grading.instructor.verdicts.answers import Answers
 from grading.instructor.verdicts.checker import PRIVATE_PACKAGES, BEGIN_HIDDEN, END_HIDDEN, Checker, answer_program
 from grading.instructor.verdicts.wire import Opaque, Peer, RemoteError
+from grading.instructor.verdicts.zygote import SHARED
 from grading.student.watch import CallWatcher
 
 REFERENCE_FILE = REPO / "reference" / "seqmodels" / "__init__.py"
@@ -68,6 +69,8 @@ def test_the_sandbox_hides_the_repository_and_the_salt(sandbox_mode, monkeypatch
     sandbox_mode("auto")
     if sandbox.bubblewrap() is None:
         pytest.skip("bubblewrap cannot start a sandbox here")
+    SHARED.prepare()  # the zygote its answer workers are forked from, started in the sandbox (as an earlier grading
+    # in this process leaves it): with the sandbox off, an answer must not be forked from it
     with _answers() as answers:
         assert answers.sandboxed
         assert answers.call("can_read", (str(REFERENCE_FILE),), {}) is False

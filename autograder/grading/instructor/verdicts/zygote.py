@@ -92,10 +92,19 @@ class Zygote:
         self.control: socket.socket | None = None
         self.folder: Path | None = None
         self.owner = os.getpid()
+        self.contained = False  # started in the OS sandbox: its forks are too
+
+    def _current(self) -> bool:
+        """Whether the zygote is there and started as grading asks now: one started in the sandbox must not fork the
+        workers of a process that has turned the sandbox off since (GRADING_SANDBOX), nor the other way round, or an
+        answer would run otherwise than ``Answers.sandboxed`` says."""
+        if self.control is not None and self.contained != (bubblewrap() is not None):
+            self.close()
+        return self.control is not None
 
     def prepare(self) -> None:
         """Before a notebook is graded: end the last student's worker, and start a zygote if none answers."""
-        if self.control is not None and self._request({"op": "end"}, REPLY_TIMEOUT):
+        if self._current() and self._request({"op": "end"}, REPLY_TIMEOUT):
             return
         self.close()
         self._start()
@@ -106,7 +115,7 @@ class Zygote:
 
     def fork_worker(self, env: dict[str, str]) -> ForkedWorker | None:
         """A fresh answer worker with ``env`` added, or None when there is no zygote that answers."""
-        if self.control is None:
+        if not self._current():
             return None
         worker_stdin, to_worker = os.pipe()
         from_worker, worker_stdout = os.pipe()
@@ -149,7 +158,8 @@ class Zygote:
         self.owner = os.getpid()
         self.folder = worker_folder("answer-zygote-")
         self.control, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        env = {**WORKER_ENV, "GRADING_CONTAINED": "1" if bubblewrap() else "0"}
+        self.contained = bubblewrap() is not None
+        env = {**WORKER_ENV, "GRADING_CONTAINED": "1" if self.contained else "0"}
         argv = sandboxed([sys.executable, "-I", str(self.folder / "answer_worker.py"), "--zygote", str(theirs.fileno()),
                           ",".join(forbidden_modules())],
                          [self.folder], env, only_tmp_writable=True)
