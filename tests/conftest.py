@@ -21,13 +21,14 @@ if _WORKERS > 1:
 pytest_plugins = ["tests.services"]
 
 WEBSITE = "tests/book/"  # the modules that share the built site (tests/book/conftest.py)
+WEBSITE_SCOPE = "website"
 
 
 def _scope(nodeid: str) -> str:
     """What one worker runs whole: a test's module, so that its module fixtures (a graded class, a started hub)
     are made once; the website's modules together, so that the site is built once."""
     module = nodeid.split("::")[0]
-    return "website" if module.startswith(WEBSITE) else module
+    return WEBSITE_SCOPE if module.startswith(WEBSITE) else module
 
 
 @pytest.hookimpl(optionalhook=True)
@@ -45,7 +46,7 @@ def pytest_xdist_make_scheduler(config, log):
 
 def pytest_collection_modifyitems(items):
     """The website's tests first: the longest scope, so that no worker is left alone with it at the end."""
-    items.sort(key=lambda item: _scope(item.nodeid) != "website")  # a stable sort: the rest keep their order
+    items.sort(key=lambda item: _scope(item.nodeid) != WEBSITE_SCOPE)  # a stable sort: the rest keep their order
 
 
 ACCESSIBILITY_RULES: set[str] = set()  # axe-core's experimental rules that ran (tests/book/conftest.py)
@@ -53,9 +54,13 @@ ACCESSIBILITY_NOTES: set[str] = set()  # the moderate and minor violations of ev
 
 
 def pytest_runtest_logreport(report) -> None:
-    for name, (rules, notes) in (p for p in report.user_properties if p[0] == "accessibility"):
-        ACCESSIBILITY_RULES.update(rules)
-        ACCESSIBILITY_NOTES.update(notes)
+    """Gathers the accessibility findings each test's report carries (tests/book/conftest.py), here in the process
+    that prints the summary, wherever the test ran."""
+    for key, found in report.user_properties:
+        if key == "accessibility":
+            rules, notes = found
+            ACCESSIBILITY_RULES.update(rules)
+            ACCESSIBILITY_NOTES.update(notes)
 
 
 def pytest_terminal_summary(terminalreporter) -> None:

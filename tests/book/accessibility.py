@@ -12,8 +12,8 @@ from pathlib import Path
 AXE_CORE = Path(__file__).parent / "axe-core" / "axe.min.js"
 AXE_VERSION = "4.14.1"
 BLOCKING = {"critical", "serious"}
-NOTES: list[str] = []  # the moderate and minor violations of every page checked, for the run's summary
-EXPERIMENTAL: set[str] = set()  # the experimental rules that ran, for the run's summary
+NOTES: list[str] = []  # the moderate and minor violations of the pages the running test checked (its report takes them)
+EXPERIMENTAL: set[str] = set()  # the experimental rules that ran for them (tests/book/conftest.py passes both on)
 _AXE_SCRIPT = AXE_CORE.read_text()
 # The theme's own switch between its light and dark style (pydata-sphinx-theme reads data-theme).
 DARK = "() => { document.documentElement.dataset.theme = 'dark'; document.documentElement.dataset.mode = 'dark'; }"

@@ -285,7 +285,7 @@ def test_a_worker_named_with_celerys_host_placeholder_beats_under_the_name_celer
             app = configure(url)
             wait_for_workers(app, 1, [process], log)
             name = f"grading@{socket.gethostname()}"
-            assert [name] == [name for reply in app.control.ping(timeout=1) for name in reply]
+            assert [name] == [worker for reply in app.control.ping(timeout=1) for worker in reply]
             beating = app.backend.client.keys("grading.alive.*")
             assert f"grading.alive.{name}".encode() in beating and b"grading.alive.grading@%h" not in beating, beating
         finally:
