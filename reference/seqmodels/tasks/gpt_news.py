@@ -108,7 +108,13 @@ def review_classification(tokenizer: BPETokenizer, model: GPTClassifier, device:
     """Sentiment of the film-review snippets (split by film) with ``model(ids, mask)``; accuracy."""
     parts = [[(tokenizer.encode(s.text.split())[:context], s.label) for s in part] for part in film_splits(seed)]
     splits = {"train": labelled(parts[0], fraction, seed), "validation": parts[1], "test": parts[2]}
+    return sequence_classification(model, splits, device, seed, batch_size)
 
+
+def sequence_classification(model: GPTClassifier, splits: dict[str, list[tuple[list[int], int]]],
+                            device: torch.device, seed: int = 0, batch_size: int = 32) -> Setup:
+    """``model(ids, mask)`` trained with cross-entropy on ``splits["train"]``'s (token ids, label) pairs;
+    evaluation reports a split's accuracy."""
     def collate(examples):
         ids, mask = pad_batch([ids for ids, _ in examples])
         return ids, mask, torch.tensor([label for _, label in examples])
