@@ -153,7 +153,7 @@ def make_pdf(site: Path, out: Path, executable: str, repo: Path = REPO) -> int:
                 lead = len(contents.pages)
             writer = PdfWriter()
             writer.append(contents, import_outline=False)
-            writer.add_outline_item("Contents", page_number=0)
+            writer.add_outline_item(title="Contents", page_number=0)
             starts = {}
             for (caption, path, title, reader), (_, _, number) in zip(printed, entries):
                 starts[path] = number - 1
