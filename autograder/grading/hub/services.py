@@ -4,7 +4,7 @@
   PostgreSQL refuses root), password authentication; the class's work folder names it in ``gradebook.url``
   only once it answers, so an unreachable server is never saved as the class's gradebook.
 - Redis, the grading queue's broker, with a password (students share this machine's loopback).
-- The grading workers (Celery, grading.instructor.workers.queue); see :func:`start_workers` for their account.
+- The grading workers (Celery, grading.instructor.workers.queue), run as the grader account.
 - JupyterHub (as root: PAM logins and each student's server as that student), with its proxy from
   ``autograder/hub/node_modules`` and formgrader as its service.
 
@@ -224,10 +224,8 @@ def _redis_ready(url: str) -> bool:
 
 
 def start_workers(course: Course, broker: str) -> None:
-    """The Celery grading workers, until their heartbeat shows in Redis. They run as root, as the course's grading
-    runs in its tests: the students' answers run in the bubblewrap sandbox as nobody either way, but started from
-    another account the sandboxed answer worker fails to load the setup cell (not yet understood; the grading
-    command reports it as "setup failed" and gives nobody a score)."""
+    """The Celery grading workers, run as the grader account, until their heartbeat shows in Redis. The students'
+    answers run as nobody in the bubblewrap sandbox they start (grading.instructor.verdicts.sandbox)."""
     import redis
 
     from grading.instructor.workers import queue
@@ -237,11 +235,14 @@ def start_workers(course: Course, broker: str) -> None:
         if client.exists(queue.alive_key(name)) and _running(course, "workers"):
             return
     log = _folder(course, "logs", mode=0o755) / "workers.log"
+    account = grader(course)
     with log.open("ab") as output:
         process = subprocess.Popen(
-            [BIN / "python", "-m", "grading.hub.worker", "--concurrency", str(course.server.workers), "--name", name],
+            _as(account, BIN / "python", "-m", "grading.hub.worker", "--concurrency", course.server.workers,
+                "--name", name),
             env={**os.environ, "GRADING_BROKER": broker, "GRADING_WORKDIR": str(course.workdir),
-                 "GRADING_COURSE_ID": course.course_id}, cwd=REPO, stdout=output,
+                 "GRADING_COURSE_ID": course.course_id, "HOME": account.pw_dir, "USER": account.pw_name},
+            cwd=REPO, stdout=output,
             stderr=subprocess.STDOUT, start_new_session=True)
     _keep_pid(course, "workers", process.pid)
 

@@ -6,9 +6,10 @@ files in a temporary folder, and everything is stopped and removed at the end. T
 log in through the hub's login page in headless Chromium. The students fetch chapter 01 in JupyterLab's
 Assignments tab, write their answers (through their own server's contents API, as the editor would save them)
 and submit there: rita the correct answers, walter first the correct ones and then wrong ones (the latest
-counts). The instructor collects and grades on the workers; one assistant grades rita's written answer in
-formgrader while the other opens walter's submission; the feedback is released; each student fetches theirs in
-the Assignments tab and finds their own score in it, and nobody else's. A student has no instructor menus, and
+counts). The instructor collects and grades on the workers (processes of the grader account, their sandboxes
+included); one assistant grades rita's written answer in formgrader while the other opens walter's submission;
+the feedback is released; each student fetches theirs in the Assignments tab and finds their own score in it,
+and nobody else's. A student has no instructor menus, and
 is refused formgrader, the exchange's inbound folder, another student's server and home, and the gradebook.
 
 Skipped, with the reason, where a part cannot run here: not root (accounts, PAM), no PostgreSQL or Redis, no
@@ -160,6 +161,26 @@ def _wait_for(done, what: str) -> None:
         time.sleep(0.5)
 
 
+def _descendants(pid: int) -> dict[int, set[str]]:
+    """Every process started under ``pid`` (not ``pid`` itself): the accounts of its real, effective, saved and
+    file-system user ids, from /proc."""
+    parents, accounts = {}, {}
+    for entry in Path("/proc").glob("[0-9]*"):
+        try:
+            parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            ids = re.search(r"^Uid:\s+(.*)$", (entry / "status").read_text(), re.M)[1].split()
+        except OSError:  # it has ended meanwhile
+            continue
+        parents[int(entry.name)] = parent
+        accounts[int(entry.name)] = {pwd.getpwuid(int(uid)).pw_name for uid in ids}
+    found, frontier = {}, [pid]
+    while frontier:
+        children = [child for child, parent in parents.items() if parent in frontier]
+        found.update({child: accounts[child] for child in children})
+        frontier = children
+    return found
+
+
 def _as(account: str, *command: str) -> subprocess.CompletedProcess:
     return subprocess.run(["runuser", "-u", account, "--", *command], capture_output=True, text=True)
 
@@ -196,6 +217,12 @@ def test_students_fetch_submit_and_get_their_own_feedback_through_the_hub(server
         written = [(g.cell.name, g.max_score) for g in rita.grades if g.cell.cell_type == "markdown"]
         submission_ids = {name: gradebook.find_submission_notebook(CHAPTER, CHAPTER, name).id for name in STUDENTS}
     assert scores["rightrita"] == 20 and scores["wrongwalter"] < 20, f"autograded scores: {scores}"
+    # graded by workers of the grader account, the sandboxes they started included (runuser, which started them as
+    # that account, is root's)
+    workers = _descendants(int((course.server.state / "run" / "workers.pid").read_text()))
+    accounts = set().union(*workers.values())
+    assert len(workers) > course.server.workers and accounts == {course.grader_account}, \
+        f"the grading workers' processes run as {accounts}, not only as {course.grader_account}"
 
     grace, alan = assistants
     for assistant in assistants:

@@ -478,9 +478,16 @@ def _own_ipc_namespace() -> None:
     if libc.unshare(0x10000000 | 0x08000000) != 0:  # CLONE_NEWUSER | CLONE_NEWIPC
         raise OSError(ctypes.get_errno(), "the answer worker could not get an IPC namespace of its own")
     uid, gid = os.getuid(), os.getgid()
+    # Not dumpable (the zygote's state, inherited), a process's /proc/self files belong to the root of the user
+    # namespace its memory was made in, or to the machine's root where that one has none: bubblewrap started by
+    # root maps that to the worker's own kernel uid, started by another account (the course server's grader) it
+    # does not, and the worker could not write its own maps. It is dumpable for these three writes only: nothing
+    # that could reach it runs then (the last worker was killed; no other sandbox sees this PID namespace).
+    libc.prctl(4, 1, 0, 0, 0)  # PR_SET_DUMPABLE
     for name, text in (("setgroups", "deny"), ("uid_map", f"{uid} {uid} 1"), ("gid_map", f"{gid} {gid} 1")):
         with open(f"/proc/self/{name}", "w") as table:
             table.write(text)
+    _not_dumpable()
 
 
 def _end(child: int, contained: bool) -> int | None:

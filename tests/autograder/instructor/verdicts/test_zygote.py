@@ -1,6 +1,10 @@
 """The zygote that forks each student's answer worker (grading.instructor.verdicts.zygote): one student's worker
 leaves nothing for the next one, and a student who stops or kills the zygote costs time, never a score."""
 import contextlib
+import json
+import os
+import subprocess
+import sys
 import time
 
 import pytest
@@ -163,3 +167,34 @@ def test_forbidden_calls_are_trapped_whatever_route_and_the_cell_limit_is_cpu_ti
         with pytest.raises(AnswerTimeout) as stopped:
             answers.call("spin", (), {})
         assert stopped.value.cpu
+
+
+# issue 41: the course server's grading workers run as its grader account, not root
+AS_ANOTHER_ACCOUNT = """
+import json, sys
+from grading.instructor.verdicts.answers import Answers
+from grading.instructor.verdicts.checker import PRIVATE_PACKAGES
+from grading.instructor.verdicts.zygote import SHARED, ForkedWorker
+SHARED.prepare()
+answers = Answers([("answers", "import torch\\n" + sys.stdin.read(), "answer")], {}, "seqmodels", PRIVATE_PACKAGES,
+                  load_timeout=60)
+answers.start()
+print(json.dumps([isinstance(answers.process, ForkedWorker), answers.call("double", (21,), {}),
+                  answers.call("read_the_zygote", (), {})]))
+answers.close()
+SHARED.close()
+"""
+
+
+def test_a_grading_process_of_another_account_than_root_forks_workers_that_load_answers():
+    """bubblewrap started by an account other than root: each fork still makes its own IPC namespace (its user
+    namespace's maps written while it is briefly dumpable), and cannot read the zygote."""
+    if os.geteuid() != 0:
+        pytest.skip("needs root to run the grading process as another account (as any other account, the tests "
+                    "above run it so)")
+    if sandbox.bubblewrap() is None:
+        pytest.skip("bubblewrap cannot start a sandbox here")
+    done = subprocess.run(["runuser", "-u", "nobody", "--", sys.executable, "-c", AS_ANOTHER_ACCOUNT], input=STUDENT,
+                          capture_output=True, text=True, cwd="/", timeout=300)
+    assert done.returncode == 0, f"grading as nobody failed: {done.stderr.strip()[-600:]}"
+    assert json.loads(done.stdout) == [True, 42, []], f"as nobody: forked, double(21), zygote readable: {done.stdout}"
