@@ -225,7 +225,8 @@ def _redis_ready(url: str) -> bool:
 
 def start_workers(course: Course, broker: str) -> None:
     """The Celery grading workers, run as the grader account, until their heartbeat shows in Redis. The students'
-    answers run as nobody in the bubblewrap sandbox they start (grading.instructor.verdicts.sandbox)."""
+    answers run as nobody in the bubblewrap sandbox they start (grading.instructor.verdicts.sandbox), which they
+    require: without it an answer would run as the grader account, which can read the class's work folder."""
     import redis
 
     from grading.instructor.workers import queue
@@ -241,7 +242,8 @@ def start_workers(course: Course, broker: str) -> None:
             _as(account, BIN / "python", "-m", "grading.hub.worker", "--concurrency", course.server.workers,
                 "--name", name),
             env={**os.environ, "GRADING_BROKER": broker, "GRADING_WORKDIR": str(course.workdir),
-                 "GRADING_COURSE_ID": course.course_id, "HOME": account.pw_dir, "USER": account.pw_name},
+                 "GRADING_COURSE_ID": course.course_id, "HOME": account.pw_dir, "USER": account.pw_name,
+                 "GRADING_SANDBOX": "required"},
             cwd=REPO, stdout=output,
             stderr=subprocess.STDOUT, start_new_session=True)
     _keep_pid(course, "workers", process.pid)

@@ -181,6 +181,19 @@ def _descendants(pid: int) -> dict[int, set[str]]:
     return found
 
 
+def _environment(pid: int) -> dict[str, str]:
+    entries = Path(f"/proc/{pid}/environ").read_bytes().decode(errors="replace").split("\0")
+    return dict(entry.partition("=")[::2] for entry in entries if entry)
+
+
+def _command(pid: int) -> str:
+    """``pid``'s command line, or "" if it has ended."""
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+    except OSError:
+        return ""
+
+
 def _as(account: str, *command: str) -> subprocess.CompletedProcess:
     return subprocess.run(["runuser", "-u", account, "--", *command], capture_output=True, text=True)
 
@@ -223,6 +236,13 @@ def test_students_fetch_submit_and_get_their_own_feedback_through_the_hub(server
     accounts = set().union(*workers.values())
     assert len(workers) > course.server.workers and accounts == {course.grader_account}, \
         f"the grading workers' processes run as {accounts}, not only as {course.grader_account}"
+    # and they grade in the sandbox or not at all: never as the grader account, which reads the class's work folder
+    commands = {pid: _command(pid) for pid in workers}
+    celery = [pid for pid, command in commands.items() if "grading.hub.worker" in command]
+    settings = {_environment(pid).get("GRADING_SANDBOX") for pid in celery}
+    assert celery and settings == {"required"}, f"the workers' GRADING_SANDBOX: {settings}"
+    assert any(Path(command.split(" ")[0]).name == "bwrap" for command in commands.values()), \
+        f"no sandbox among the workers' processes: {sorted(set(commands.values()))}"
 
     grace, alan = assistants
     for assistant in assistants:
