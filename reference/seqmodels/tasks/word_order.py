@@ -9,9 +9,10 @@ help.
 tokenizer reads them, those of at least ``MIN_WORDS`` words. The classifier trains on the validation stories'
 sentences (the GPT's pretraining read 12 of them: the corpus repeats some stories) and is tested on the test
 stories' (none of which the GPT read), less the five of one story that the corpus also has among the validation
-stories. Each sentence is kept as written (label 1) or, with probability one half, its words are shuffled until their order differs (label 0), by a
-``random.Random`` seeded per split: the same examples on every run. ``labels`` keeps the first ones of the
-training sentences. Words are cut by the tokenizer to at most ``context`` tokens.
+stories. Each sentence is kept as written (label 1) or, with probability one half, its words are shuffled until
+their order differs (label 0), by a ``random.Random`` seeded per split: the same examples on every run.
+``labels`` keeps the first ones of the training sentences. Words are cut by the tokenizer to at most
+``context`` tokens.
 """
 import random
 
@@ -65,7 +66,8 @@ def word_order_classification(tokenizer: BPETokenizer, model: GPTClassifier, dev
                               labels: int | None = None, seed: int = 0, batch_size: int = 16,
                               context: int = CONTEXT) -> Setup:
     """Train ``model(ids, mask)`` on the first ``labels`` training sentences (all of them if None); accuracy."""
-    splits = {split: [(tokenizer.encode(words)[:context], label) for words, label in examples]
-              for split, examples in word_order_splits().items()}
-    splits["train"] = splits["train"][:labels]
+    examples = word_order_splits()
+    examples["train"] = examples["train"][:labels]
+    splits = {split: [(tokenizer.encode(words)[:context], label) for words, label in part]
+              for split, part in examples.items()}
     return sequence_classification(model, splits, device, seed, batch_size)
